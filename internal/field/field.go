@@ -1,0 +1,287 @@
+// Package field implements arithmetic modulo the P-256 base field prime
+// p = 2^256 - 2^224 + 2^192 + 2^96 - 1.
+//
+// An Element is four little-endian 64-bit limbs holding a value in Montgomery
+// form (a·R mod p with R = 2^256). Every method assumes its Element arguments
+// are fully reduced (limbs value < p) and produces fully reduced results;
+// SetBytes is the only way in from outside data and enforces the range.
+//
+// All operations are constant time with respect to the values of their
+// operands unless their name ends in Vartime. Methods store their result in
+// the receiver and return it; the receiver and the arguments may alias
+// freely.
+package field
+
+import (
+	"errors"
+	"math/bits"
+)
+
+// Element is a field element in Montgomery form, least significant limb
+// first. The zero value is the field element 0. Static tables may be written
+// as Element literals of Montgomery-form limbs.
+type Element [4]uint64
+
+// p in little-endian limbs.
+const (
+	p0 = 0xffffffffffffffff
+	p1 = 0x00000000ffffffff
+	p2 = 0x0000000000000000
+	p3 = 0xffffffff00000001
+)
+
+// rr is R^2 mod p, used to enter Montgomery form.
+var rr = Element{0x0000000000000003, 0xfffffffbffffffff, 0xfffffffffffffffe, 0x00000004fffffffd}
+
+// one is R mod p, the Montgomery form of 1.
+var one = Element{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe}
+
+// ErrRange is returned by SetBytes for an encoding of a value ≥ p.
+var ErrRange = errors.New("field: value is not less than p")
+
+// ErrLength is returned by SetBytes for an input that is not 32 bytes long.
+var ErrLength = errors.New("field: encoding is not 32 bytes")
+
+// Zero sets e = 0 and returns e.
+func (e *Element) Zero() *Element { *e = Element{}; return e }
+
+// One sets e = 1 and returns e.
+func (e *Element) One() *Element { *e = one; return e }
+
+// Set sets e = a and returns e.
+func (e *Element) Set(a *Element) *Element { *e = *a; return e }
+
+// Mul sets e = a·b mod p and returns e.
+func (e *Element) Mul(a, b *Element) *Element { mul(e, a, b); return e }
+
+// Square sets e = a² mod p and returns e.
+func (e *Element) Square(a *Element) *Element { square(e, a); return e }
+
+// SquareN sets e = a^(2^n) mod p by n repeated squarings and returns e. n is
+// public.
+func (e *Element) SquareN(a *Element, n int) *Element {
+	if n <= 0 {
+		return e.Set(a)
+	}
+	square(e, a)
+	for i := 1; i < n; i++ {
+		square(e, e)
+	}
+	return e
+}
+
+// Add sets e = a + b mod p and returns e.
+func (e *Element) Add(a, b *Element) *Element {
+	var c uint64
+	var t Element
+	t[0], c = bits.Add64(a[0], b[0], 0)
+	t[1], c = bits.Add64(a[1], b[1], c)
+	t[2], c = bits.Add64(a[2], b[2], c)
+	t[3], c = bits.Add64(a[3], b[3], c)
+	reduceOnce(e, &t, c)
+	return e
+}
+
+// reduceOnce sets e = t - p if hi·2^256 + t ≥ p, else t. It needs
+// hi·2^256 + t < 2p.
+func reduceOnce(e, t *Element, hi uint64) {
+	var s Element
+	var b uint64
+	s[0], b = bits.Sub64(t[0], p0, 0)
+	s[1], b = bits.Sub64(t[1], p1, b)
+	s[2], b = bits.Sub64(t[2], p2, b)
+	s[3], b = bits.Sub64(t[3], p3, b)
+	_, b = bits.Sub64(hi, 0, b)
+	// b = 1 exactly when hi·2^256 + t < p: keep t.
+	keep := -b
+	e[0] = s[0] ^ (keep & (s[0] ^ t[0]))
+	e[1] = s[1] ^ (keep & (s[1] ^ t[1]))
+	e[2] = s[2] ^ (keep & (s[2] ^ t[2]))
+	e[3] = s[3] ^ (keep & (s[3] ^ t[3]))
+}
+
+// Sub sets e = a - b mod p and returns e.
+func (e *Element) Sub(a, b *Element) *Element {
+	var t Element
+	var br uint64
+	t[0], br = bits.Sub64(a[0], b[0], 0)
+	t[1], br = bits.Sub64(a[1], b[1], br)
+	t[2], br = bits.Sub64(a[2], b[2], br)
+	t[3], br = bits.Sub64(a[3], b[3], br)
+	// On borrow add p back.
+	m := -br
+	var c uint64
+	e[0], c = bits.Add64(t[0], p0&m, 0)
+	e[1], c = bits.Add64(t[1], p1&m, c)
+	e[2], c = bits.Add64(t[2], p2&m, c)
+	e[3], _ = bits.Add64(t[3], p3&m, c)
+	return e
+}
+
+// Neg sets e = -a mod p and returns e.
+func (e *Element) Neg(a *Element) *Element {
+	var z Element
+	return e.Sub(&z, a)
+}
+
+// Double sets e = 2a mod p and returns e.
+func (e *Element) Double(a *Element) *Element { return e.Add(a, a) }
+
+// Select sets e = a if cond == 1 and e = b if cond == 0, and returns e. cond
+// must be 0 or 1.
+func (e *Element) Select(a, b *Element, cond int) *Element {
+	m := -uint64(cond)
+	e[0] = b[0] ^ (m & (a[0] ^ b[0]))
+	e[1] = b[1] ^ (m & (a[1] ^ b[1]))
+	e[2] = b[2] ^ (m & (a[2] ^ b[2]))
+	e[3] = b[3] ^ (m & (a[3] ^ b[3]))
+	return e
+}
+
+// CondSwap swaps a and b if cond == 1 and leaves them if cond == 0. cond must
+// be 0 or 1.
+func CondSwap(a, b *Element, cond int) {
+	m := -uint64(cond)
+	for i := range a {
+		t := m & (a[i] ^ b[i])
+		a[i] ^= t
+		b[i] ^= t
+	}
+}
+
+// Equal returns 1 if e == a and 0 otherwise.
+func (e *Element) Equal(a *Element) int {
+	d := (e[0] ^ a[0]) | (e[1] ^ a[1]) | (e[2] ^ a[2]) | (e[3] ^ a[3])
+	return isZero64(d)
+}
+
+// IsZero returns 1 if e == 0 and 0 otherwise.
+func (e *Element) IsZero() int {
+	return isZero64(e[0] | e[1] | e[2] | e[3])
+}
+
+// isZero64 returns 1 if x == 0 and 0 otherwise, without branching.
+func isZero64(x uint64) int {
+	// (x | -x) has its top bit set exactly when x != 0.
+	return int(1 ^ ((x | -x) >> 63))
+}
+
+// Invert sets e = a^-1 mod p (a^(p-2), so 0 maps to 0) and returns e.
+func (e *Element) Invert(a *Element) *Element {
+	// p - 2 = [32 ones][31 zeros][1][96 zeros][94 ones][0][1], from the top.
+	var x1, x2, x3, x6, x12, x15, x30, x32, t Element
+	x1 = *a
+	x2.Square(&x1).Mul(&x2, &x1)
+	x3.Square(&x2).Mul(&x3, &x1)
+	x6.SquareN(&x3, 3).Mul(&x6, &x3)
+	x12.SquareN(&x6, 6).Mul(&x12, &x6)
+	x15.SquareN(&x12, 3).Mul(&x15, &x3)
+	x30.SquareN(&x15, 15).Mul(&x30, &x15)
+	x32.SquareN(&x30, 2).Mul(&x32, &x2)
+	t.SquareN(&x32, 32).Mul(&t, &x1)
+	t.SquareN(&t, 128).Mul(&t, &x32)
+	t.SquareN(&t, 32).Mul(&t, &x32)
+	t.SquareN(&t, 30).Mul(&t, &x30)
+	t.SquareN(&t, 2).Mul(&t, &x1)
+	*e = t
+	return e
+}
+
+// Sqrt sets e to a square root of a and returns (e, 1) if a is a square mod
+// p; otherwise it leaves e unchanged and returns (e, 0). The root returned
+// is a^((p+1)/4). Constant time.
+func (e *Element) Sqrt(a *Element) (*Element, int) {
+	// (p + 1)/4 = [32 ones][31 zeros][1][95 zeros][1][94 zeros], from the top.
+	var x1, x2, x3, x6, x12, x15, x30, x32, t, c Element
+	x1 = *a
+	x2.Square(&x1).Mul(&x2, &x1)
+	x3.Square(&x2).Mul(&x3, &x1)
+	x6.SquareN(&x3, 3).Mul(&x6, &x3)
+	x12.SquareN(&x6, 6).Mul(&x12, &x6)
+	x15.SquareN(&x12, 3).Mul(&x15, &x3)
+	x30.SquareN(&x15, 15).Mul(&x30, &x15)
+	x32.SquareN(&x30, 2).Mul(&x32, &x2)
+	t.SquareN(&x32, 32).Mul(&t, &x1)
+	t.SquareN(&t, 96).Mul(&t, &x1)
+	t.SquareN(&t, 94)
+	c.Square(&t)
+	ok := c.Equal(a)
+	e.Select(&t, e, ok)
+	return e, ok
+}
+
+// SetBytes sets e to the value of the 32-byte big-endian encoding b and
+// returns e. If b is not 32 bytes or encodes a value ≥ p, it returns an error
+// and leaves e unchanged. Constant time in the value of b.
+func (e *Element) SetBytes(b []byte) (*Element, error) {
+	if len(b) != 32 {
+		return e, ErrLength
+	}
+	var t Element
+	for i := 0; i < 4; i++ {
+		j := 24 - 8*i
+		t[i] = uint64(b[j])<<56 | uint64(b[j+1])<<48 | uint64(b[j+2])<<40 | uint64(b[j+3])<<32 |
+			uint64(b[j+4])<<24 | uint64(b[j+5])<<16 | uint64(b[j+6])<<8 | uint64(b[j+7])
+	}
+	var br uint64
+	_, br = bits.Sub64(t[0], p0, 0)
+	_, br = bits.Sub64(t[1], p1, br)
+	_, br = bits.Sub64(t[2], p2, br)
+	_, br = bits.Sub64(t[3], p3, br)
+	if br == 0 { // t ≥ p; the range check of an encoding is public.
+		return e, ErrRange
+	}
+	mul(e, &t, &rr)
+	return e, nil
+}
+
+// Bytes returns the 32-byte big-endian encoding of e's value (out of
+// Montgomery form).
+func (e *Element) Bytes() [32]byte {
+	var out [32]byte
+	e.PutBytes(&out)
+	return out
+}
+
+// PutBytes writes the 32-byte big-endian encoding of e's value to out.
+func (e *Element) PutBytes(out *[32]byte) {
+	var t Element
+	fromMontgomery(&t, e)
+	for i := 0; i < 4; i++ {
+		j := 24 - 8*i
+		v := t[i]
+		out[j], out[j+1], out[j+2], out[j+3] = byte(v>>56), byte(v>>48), byte(v>>40), byte(v>>32)
+		out[j+4], out[j+5], out[j+6], out[j+7] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
+	}
+}
+
+// Canonical returns the value of e as plain (non-Montgomery) little-endian
+// limbs.
+func (e *Element) Canonical() [4]uint64 {
+	var t Element
+	fromMontgomery(&t, e)
+	return t
+}
+
+// SetCanonical sets e to the value v (plain little-endian limbs, v < p) in
+// Montgomery form and returns e. It returns an error and leaves e unchanged
+// if v ≥ p.
+func (e *Element) SetCanonical(v [4]uint64) (*Element, error) {
+	var br uint64
+	_, br = bits.Sub64(v[0], p0, 0)
+	_, br = bits.Sub64(v[1], p1, br)
+	_, br = bits.Sub64(v[2], p2, br)
+	_, br = bits.Sub64(v[3], p3, br)
+	if br == 0 {
+		return e, ErrRange
+	}
+	t := Element(v)
+	mul(e, &t, &rr)
+	return e, nil
+}
+
+// fromMontgomery sets e = a·R^-1 mod p.
+func fromMontgomery(e, a *Element) {
+	o := Element{1}
+	mul(e, a, &o)
+}
