@@ -1,0 +1,73 @@
+package ecdsaverify
+
+import (
+	"golang.org/x/crypto/cryptobyte"
+	"golang.org/x/crypto/cryptobyte/asn1"
+
+	"github.com/p256tls/p256tls/internal/scalar"
+)
+
+// ParseDER splits an ASN.1 DER ECDSA signature into the big-endian values
+// of r and s, with the rules of crypto/ecdsa: exactly one SEQUENCE holding
+// two INTEGERs and nothing else, nothing after the SEQUENCE, DER lengths,
+// minimally encoded non-negative INTEGERs. The leading zero octets of each
+// value are removed (0 becomes one zero octet). The results alias sig.
+//
+// It reads the INTEGERs with cryptobyte's ReadASN1 and checks them here
+// rather than through ReadASN1Integer, whose interface argument would make
+// every call allocate.
+func ParseDER(sig []byte) (r, s []byte, ok bool) {
+	in := cryptobyte.String(sig)
+	var inner, ri, si cryptobyte.String
+	if !in.ReadASN1(&inner, asn1.SEQUENCE) || !in.Empty() ||
+		!inner.ReadASN1(&ri, asn1.INTEGER) || !inner.ReadASN1(&si, asn1.INTEGER) ||
+		!inner.Empty() {
+		return nil, nil, false
+	}
+	r, ok1 := unsignedInteger(ri)
+	s, ok2 := unsignedInteger(si)
+	if !ok1 || !ok2 {
+		return nil, nil, false
+	}
+	return r, s, true
+}
+
+// unsignedInteger checks the content octets of a DER INTEGER (at least one
+// octet, minimal two's complement, not negative) and strips its leading
+// zeros.
+func unsignedInteger(b []byte) ([]byte, bool) {
+	if len(b) == 0 || b[0]&0x80 != 0 {
+		return nil, false
+	}
+	if len(b) > 1 && b[0] == 0 && b[1]&0x80 == 0 {
+		return nil, false // a zero octet that is not needed for the sign
+	}
+	for len(b) > 1 && b[0] == 0 {
+		b = b[1:]
+	}
+	return b, true
+}
+
+// ScalarFromBytes reads a big-endian unsigned value of any length (leading
+// zeros allowed) into a scalar, refusing 0 and values ≥ n: ECDSA's range
+// check for r and s.
+func ScalarFromBytes(out *scalar.Scalar, b []byte) bool {
+	for len(b) > 0 && b[0] == 0 {
+		b = b[1:]
+	}
+	if len(b) > 32 {
+		return false
+	}
+	var buf [32]byte
+	copy(buf[32-len(b):], b)
+	return Scalar32(out, &buf)
+}
+
+// Scalar32 reads a 32-byte big-endian value into a scalar, refusing 0 and
+// values ≥ n.
+func Scalar32(out *scalar.Scalar, b *[32]byte) bool {
+	if _, err := out.SetBytes(b[:]); err != nil {
+		return false
+	}
+	return out.IsZero() == 0
+}

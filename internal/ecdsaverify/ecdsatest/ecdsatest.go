@@ -1,0 +1,244 @@
+// Package ecdsatest holds test helpers shared by the tests of keytable,
+// verify and ecdsaverify: the Wycheproof vectors, crafted signatures with
+// chosen u1 and u2, and a reference for u1·G + u2·Q. It is imported by tests
+// only.
+package ecdsatest
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"encoding/hex"
+	"encoding/json"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	_ "crypto/sha256"
+	_ "crypto/sha3"
+	_ "crypto/sha512"
+)
+
+// WycheproofModule is the Go module that carries the Wycheproof vectors.
+const WycheproofModule = "github.com/C2SP/wycheproof@v0.0.0-20250901140545-b51abcfb8daf"
+
+// Vector is one Wycheproof ECDSA verification test.
+type Vector struct {
+	ID      int
+	Comment string
+	Msg     []byte
+	Sig     []byte
+	Result  string // "valid", "invalid" or "acceptable"
+}
+
+// Group is the vectors under one public key.
+type Group struct {
+	Curve elliptic.Curve
+	Key   *ecdsa.PublicKey // nil if crypto/ecdsa refuses the key
+	SEC1  []byte           // the key's uncompressed encoding
+	Hash  crypto.Hash
+	P1363 bool // r ‖ s signatures instead of DER
+	Tests []Vector
+}
+
+var vectorDir string
+
+// Dir returns the directory of the Wycheproof vectors, fetched through the
+// Go module proxy with `go mod download -json`, or skips the test if that
+// fails.
+func Dir(t testing.TB) string {
+	t.Helper()
+	if vectorDir != "" {
+		return vectorDir
+	}
+	out, err := exec.Command("go", "mod", "download", "-json", WycheproofModule).Output()
+	if err != nil {
+		t.Skipf("skipping: the Wycheproof vectors are not available (go mod download -json %s: %v)", WycheproofModule, err)
+	}
+	var info struct{ Dir string }
+	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
+		t.Skipf("skipping: go mod download -json %s gave no Dir (%v)", WycheproofModule, err)
+	}
+	vectorDir = filepath.Join(info.Dir, "testvectors_v1")
+	return vectorDir
+}
+
+var hashes = map[string]crypto.Hash{
+	"SHA-256": crypto.SHA256, "SHA-384": crypto.SHA384, "SHA-512": crypto.SHA512,
+	"SHA3-256": crypto.SHA3_256, "SHA3-384": crypto.SHA3_384, "SHA3-512": crypto.SHA3_512,
+}
+
+var curves = map[string]elliptic.Curve{"secp256r1": elliptic.P256(), "secp384r1": elliptic.P384(), "secp521r1": elliptic.P521()}
+
+// Load reads one Wycheproof ECDSA verification file (a name under
+// testvectors_v1).
+func Load(t testing.TB, name string) []Group {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(Dir(t), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Algorithm  string
+		TestGroups []struct {
+			Type      string
+			Sha       string
+			PublicKey struct {
+				Curve        string
+				Uncompressed string
+			}
+			Tests []struct {
+				TcID    int
+				Comment string
+				Msg     string
+				Sig     string
+				Result  string
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if file.Algorithm != "ECDSA" {
+		t.Fatalf("%s: algorithm %q", name, file.Algorithm)
+	}
+	var groups []Group
+	for _, g := range file.TestGroups {
+		h, ok := hashes[g.Sha]
+		if !ok {
+			t.Fatalf("%s: hash %q", name, g.Sha)
+		}
+		c, ok := curves[g.PublicKey.Curve]
+		if !ok {
+			t.Fatalf("%s: curve %q", name, g.PublicKey.Curve)
+		}
+		gr := Group{Curve: c, Hash: h, SEC1: mustHex(t, g.PublicKey.Uncompressed)}
+		switch g.Type {
+		case "EcdsaVerify":
+		case "EcdsaP1363Verify":
+			gr.P1363 = true
+		default:
+			t.Fatalf("%s: group type %q", name, g.Type)
+		}
+		if k, err := ecdsa.ParseUncompressedPublicKey(c, gr.SEC1); err == nil {
+			gr.Key = k
+		}
+		for _, v := range g.Tests {
+			gr.Tests = append(gr.Tests, Vector{v.TcID, v.Comment, mustHex(t, v.Msg), mustHex(t, v.Sig), v.Result})
+		}
+		groups = append(groups, gr)
+	}
+	return groups
+}
+
+func mustHex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Digest hashes msg with h.
+func Digest(h crypto.Hash, msg []byte) []byte {
+	w := h.New()
+	w.Write(msg)
+	return w.Sum(nil)
+}
+
+// SplitP1363 cuts an r ‖ s signature for a curve of size bytes, or reports
+// false if it has the wrong length.
+func SplitP1363(sig []byte, size int) (r, s []byte, ok bool) {
+	if len(sig) != 2*size {
+		return nil, nil, false
+	}
+	return sig[:size], sig[size:], true
+}
+
+// EncodeDER encodes (r, s) as crypto/ecdsa would.
+func EncodeDER(r, s *big.Int) []byte {
+	enc := func(x *big.Int) []byte {
+		b := x.Bytes()
+		if len(b) == 0 || b[0]&0x80 != 0 {
+			b = append([]byte{0}, b...)
+		}
+		return append([]byte{0x02, byte(len(b))}, b...)
+	}
+	body := append(enc(r), enc(s)...)
+	return append([]byte{0x30, byte(len(body))}, body...)
+}
+
+// N is the P-256 group order.
+var N = elliptic.P256().Params().N
+
+// PrivateKey returns the P-256 key with secret scalar d (1 ≤ d < n).
+func PrivateKey(d *big.Int) *ecdsa.PrivateKey {
+	b := make([]byte, 32)
+	d.FillBytes(b)
+	k, err := ecdsa.ParseRawPrivateKey(elliptic.P256(), b)
+	if err != nil {
+		panic(err)
+	}
+	return k
+}
+
+// Crafted is a P-256 signature built so that verification computes
+// chosen u1 and u2.
+type Crafted struct {
+	Key    *ecdsa.PublicKey
+	Digest []byte // 32 bytes, e = u1·s
+	R, S   *big.Int
+}
+
+// Craft builds, for the key d·G, a signature whose verification computes
+// u1 = e·s⁻¹ and u2 = r·s⁻¹ equal to the given values (u2 ≠ 0). It reports
+// false when k = u1 + u2·d is 0 mod n (no signature exists).
+func Craft(d, u1, u2 *big.Int) (Crafted, bool) {
+	c := elliptic.P256()
+	k := new(big.Int).Mul(u2, d)
+	k.Add(k, u1).Mod(k, N)
+	if k.Sign() == 0 || new(big.Int).Mod(u2, N).Sign() == 0 {
+		return Crafted{}, false
+	}
+	x, _ := c.ScalarBaseMult(k.FillBytes(make([]byte, 32)))
+	r := new(big.Int).Mod(x, N)
+	if r.Sign() == 0 {
+		return Crafted{}, false
+	}
+	s := new(big.Int).ModInverse(u2, N)
+	s.Mul(s, r).Mod(s, N)
+	e := new(big.Int).Mul(u1, s)
+	e.Mod(e, N)
+	return Crafted{Key: &PrivateKey(d).PublicKey, Digest: e.FillBytes(make([]byte, 32)), R: r, S: s}, true
+}
+
+// Sum returns u1·G + u2·Q with crypto/elliptic, as (x, y) or (0, 0) for the
+// point at infinity.
+func Sum(qx, qy, u1, u2 *big.Int) (x, y *big.Int) {
+	c := elliptic.P256()
+	m := func(u *big.Int) []byte { return new(big.Int).Mod(u, N).FillBytes(make([]byte, 32)) }
+	x1, y1 := c.ScalarBaseMult(m(u1))
+	x2, y2 := c.ScalarMult(qx, qy, m(u2))
+	return c.Add(x1, y1, x2, y2)
+}
+
+// LargeX returns a P-256 point whose x-coordinate is at least n (there are
+// about 2^127 of them), found by trying x = n, n+1, … .
+func LargeX() (x, y *big.Int) {
+	params := elliptic.P256().Params()
+	p := params.P
+	x = new(big.Int).Set(N)
+	for {
+		rhs := new(big.Int).Mul(x, x)
+		rhs.Mul(rhs, x)
+		rhs.Sub(rhs, new(big.Int).Mul(big.NewInt(3), x))
+		rhs.Add(rhs, params.B).Mod(rhs, p)
+		if y = new(big.Int).ModSqrt(rhs, p); y != nil {
+			return x, y
+		}
+		x = new(big.Int).Add(x, big.NewInt(1))
+	}
+}

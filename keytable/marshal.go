@@ -1,0 +1,93 @@
+package keytable
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+
+	"github.com/p256tls/p256tls/internal/ecdsaverify"
+	"github.com/p256tls/p256tls/internal/point"
+)
+
+// The binary format of a Table, version 1 (all integers big-endian):
+//
+//	offset  size  content
+//	0       65    the key Q, SEC 1 uncompressed: 0x04 ‖ X ‖ Y
+//	65      1     format version: 1
+//	66      1     wNAF width w of the key's runs: 7
+//	67      8192  the entries: run 0, 1, 2, 3; run j holds 1·, 3·, …, 63·(2^(65j)·Q),
+//	              each point as X ‖ Y (32 + 32 bytes, plain values, not Montgomery form)
+//	8259    32    SHA-256 of bytes 0…8258
+//
+// 8291 bytes in all. UnmarshalBinary refuses any other length, version or
+// width, a point that is not on P-256, a wrong checksum, and, after
+// rebuilding the entries from the point, any entry that differs from the
+// rebuilt one: a corrupted, truncated or foreign table is never used. The
+// rebuild makes UnmarshalBinary cost about as much as New; the stored
+// entries let the format be checked against an independent implementation.
+const (
+	formatVersion = 1
+	headerLen     = 65 + 2
+	entriesLen    = entries * 64
+	encodedLen    = headerLen + entriesLen + sha256.Size
+)
+
+// Errors returned by UnmarshalBinary.
+var (
+	ErrTruncated = errors.New("keytable: encoded table has the wrong length")
+	ErrVersion   = errors.New("keytable: unsupported table format version or width")
+	ErrChecksum  = errors.New("keytable: encoded table is corrupted (checksum mismatch)")
+	ErrEntries   = errors.New("keytable: encoded table's entries do not belong to its key")
+)
+
+// MarshalBinary encodes the table in the documented version-1 format.
+func (t *Table) MarshalBinary() ([]byte, error) {
+	out := make([]byte, 0, encodedLen)
+	q := t.q.BytesUncompressed()
+	out = append(out, q[:]...)
+	out = append(out, formatVersion, Width)
+	for i := range t.tab {
+		x, y := t.tab[i].X.Bytes(), t.tab[i].Y.Bytes()
+		out = append(out, x[:]...)
+		out = append(out, y[:]...)
+	}
+	sum := sha256.Sum256(out)
+	return append(out, sum[:]...), nil
+}
+
+// UnmarshalBinary decodes a table encoded by MarshalBinary into t. On any
+// error t is left unchanged.
+func (t *Table) UnmarshalBinary(data []byte) error {
+	if len(data) < headerLen {
+		return ErrTruncated
+	}
+	var q point.Affine
+	if data[0] != 4 {
+		return ErrEncoding
+	}
+	if _, err := q.SetBytes(data[:65]); err != nil {
+		return ErrNotOnCurve
+	}
+	if data[65] != formatVersion || data[66] != Width {
+		return ErrVersion
+	}
+	if len(data) != encodedLen {
+		return ErrTruncated
+	}
+	body := data[:encodedLen-sha256.Size]
+	sum := sha256.Sum256(body)
+	if !bytes.Equal(sum[:], data[encodedLen-sha256.Size:]) {
+		return ErrChecksum
+	}
+	fresh := &Table{q: q}
+	ecdsaverify.BuildRuns(fresh.tab[:], &q, Width)
+	enc := body[headerLen:]
+	for i := range fresh.tab {
+		x, y := fresh.tab[i].X.Bytes(), fresh.tab[i].Y.Bytes()
+		if !bytes.Equal(x[:], enc[64*i:64*i+32]) || !bytes.Equal(y[:], enc[64*i+32:64*i+64]) {
+			return ErrEntries
+		}
+	}
+	*t = *fresh
+	return nil
+}

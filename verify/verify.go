@@ -1,0 +1,93 @@
+// Package verify checks ECDSA signatures for keys that have no per-key table
+// (a peer's leaf or intermediate certificate, met once).
+//
+//   - P-256: one joint (Straus–Shamir) wNAF chain for u1·G + u2·Q, G's odd
+//     multiples from a static table, Q's (width 5) built per call, and an
+//     inversion-free final check. No allocations.
+//   - P-384: github.com/cloudflare/circl's ecc/p384 CombinedMult, with the
+//     range checks of crypto/ecdsa (r, s in [1, n−1], a valid point).
+//   - Any other curve (P-224, P-521, …): crypto/ecdsa.
+//
+// So a caller may hand any ECDSA key from a certificate to VerifyASN1.
+// Digests are handled as crypto/ecdsa does (truncated to n's bit length,
+// then reduced); DER signatures are parsed as strictly as crypto/ecdsa
+// parses them. Verification is variable time: public data only.
+package verify
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"math/big"
+
+	"github.com/p256tls/p256tls/internal/ecdsaverify"
+	"github.com/p256tls/p256tls/internal/point"
+	"github.com/p256tls/p256tls/internal/scalar"
+)
+
+// VerifyASN1 reports whether sig, an ASN.1 DER ECDSA signature, is a valid
+// signature of digest under pub. It gives crypto/ecdsa.VerifyASN1's answer
+// for every input.
+func VerifyASN1(pub *ecdsa.PublicKey, digest, sig []byte) bool {
+	if pub == nil || pub.Curve == nil {
+		return false
+	}
+	switch pub.Curve {
+	case elliptic.P256():
+		rb, sb, ok := ecdsaverify.ParseDER(sig)
+		return ok && verifyP256(pub, digest, rb, sb)
+	case elliptic.P384():
+		rb, sb, ok := ecdsaverify.ParseDER(sig)
+		return ok && verifyP384(pub, digest, rb, sb)
+	}
+	return ecdsa.VerifyASN1(pub, digest, sig)
+}
+
+// Verify reports whether (r, s), given as big-endian unsigned integers (of
+// any length; leading zeros are allowed), is a valid signature of digest
+// under pub. r and s must be in [1, n−1]. This is the form of a P1363
+// signature cut in halves.
+func Verify(pub *ecdsa.PublicKey, digest, r, s []byte) bool {
+	if pub == nil || pub.Curve == nil {
+		return false
+	}
+	switch pub.Curve {
+	case elliptic.P256():
+		return verifyP256(pub, digest, r, s)
+	case elliptic.P384():
+		return verifyP384(pub, digest, r, s)
+	}
+	return ecdsa.Verify(pub, digest, new(big.Int).SetBytes(r), new(big.Int).SetBytes(s))
+}
+
+func verifyP256(pub *ecdsa.PublicKey, digest, rb, sb []byte) bool {
+	var rs, ss scalar.Scalar
+	if !ecdsaverify.ScalarFromBytes(&rs, rb) || !ecdsaverify.ScalarFromBytes(&ss, sb) {
+		return false
+	}
+	var q point.Affine
+	if !p256Point(&q, pub) {
+		return false
+	}
+	return ecdsaverify.VerifyPoint(&q, digest, &rs, &ss)
+}
+
+// p256Point reads pub's coordinates without allocating, refusing values
+// outside [0, p) and points off the curve (the point at infinity, (0, 0), is
+// not on it).
+func p256Point(q *point.Affine, pub *ecdsa.PublicKey) bool {
+	//lint:ignore SA1019 the coordinates are only read: Bytes would allocate.
+	x, y := pub.X, pub.Y
+	if x == nil || y == nil || x.Sign() < 0 || y.Sign() < 0 || x.BitLen() > 256 || y.BitLen() > 256 {
+		return false
+	}
+	var b [32]byte
+	x.FillBytes(b[:])
+	if _, err := q.X.SetBytes(b[:]); err != nil {
+		return false
+	}
+	y.FillBytes(b[:])
+	if _, err := q.Y.SetBytes(b[:]); err != nil {
+		return false
+	}
+	return q.IsOnCurve() == 1
+}
