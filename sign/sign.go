@@ -1,0 +1,371 @@
+// Package sign produces P-256 ECDSA signatures for a long-lived key, such as
+// a TLS server's identity, and checks every signature before releasing it.
+//
+// A Signer computes k·G with the constant-time fixed-base comb of
+// internal/comb, derives its nonces with RFC 6979's HMAC-DRBG (hedged with
+// fresh randomness by default, as draft-irtf-cfrg-det-sigs-with-noise), and
+// verifies each signature against the key's own keytable.Table before
+// returning it. A fault during signing (a glitch, a bit flip, a miscompiled
+// kernel) that produced a wrong r or s would hand an attacker an equation in
+// the private key; Sign never returns such a signature: it returns an error
+// wrapping ErrFaultDetected and counts the event (see Stats).
+//
+// A Signer is safe for concurrent use. Signing allocates only the returned
+// signature.
+package sign
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	crand "crypto/rand"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"sync"
+	"sync/atomic"
+
+	"github.com/p256tls/p256tls/internal/comb"
+	"github.com/p256tls/p256tls/internal/fault"
+	"github.com/p256tls/p256tls/internal/field"
+	"github.com/p256tls/p256tls/internal/nonce"
+	"github.com/p256tls/p256tls/internal/point"
+	"github.com/p256tls/p256tls/internal/scalar"
+	"github.com/p256tls/p256tls/keytable"
+)
+
+var (
+	// ErrFaultDetected is wrapped by the error Sign returns when a freshly
+	// computed signature fails verification against the key's table. The
+	// signature is withheld.
+	ErrFaultDetected = errors.New("sign: fault detected: signature failed verification and was withheld")
+
+	// ErrCurve is returned for a key that is not on P-256.
+	ErrCurve = errors.New("sign: the key is not a P-256 key")
+	// ErrPrivateKey is returned for a private scalar outside [1, n−1].
+	ErrPrivateKey = errors.New("sign: the private scalar is not in [1, n-1]")
+	// ErrKeyMismatch is returned when the public key is not d·G.
+	ErrKeyMismatch = errors.New("sign: the public key does not match the private key")
+	// ErrHash is returned for a hash other than SHA-256, SHA-384 or SHA-512.
+	ErrHash = errors.New("sign: unsupported hash (want SHA-256, SHA-384 or SHA-512)")
+	// ErrDigestLength is returned for a digest whose length is not the size
+	// of opts.HashFunc().
+	ErrDigestLength = errors.New("sign: digest length does not match the hash function")
+)
+
+// Signer signs with one P-256 private key. It implements crypto.Signer.
+type Signer struct {
+	// d is the private scalar in Montgomery form.
+	d             scalar.Scalar
+	pub           *ecdsa.PublicKey
+	table         *keytable.Table
+	deterministic bool
+
+	signatures, checks, faults atomic.Uint64
+}
+
+// Stats are a Signer's counters since it was created. Each is read
+// atomically, but the three are not one atomic snapshot.
+type Stats struct {
+	// Signatures counts signatures computed, by Sign and SignUnchecked.
+	Signatures uint64
+	// Checks counts the verifications Sign ran on its own signatures.
+	Checks uint64
+	// FaultsDetected counts the signatures that failed that verification and
+	// were withheld (each such Sign returned an error wrapping
+	// ErrFaultDetected).
+	FaultsDetected uint64
+}
+
+// New returns a Signer for priv with hedged nonces: RFC 6979's HMAC-DRBG
+// keyed with the private key, the digest and 32 fresh random bytes per
+// signature (draft-irtf-cfrg-det-sigs-with-noise). It refuses a key not on
+// elliptic.P256(), a private scalar outside [1, n−1] and a public key that is
+// not d·G, and builds the key's verification table.
+func New(priv *ecdsa.PrivateKey) (*Signer, error) {
+	return newSigner(priv, false)
+}
+
+// NewDeterministic is like New, but its signatures are exactly those of RFC
+// 6979 (deterministic ECDSA): the nonce depends only on the key and the
+// digest, and the rand argument of Sign is ignored.
+func NewDeterministic(priv *ecdsa.PrivateKey) (*Signer, error) {
+	return newSigner(priv, true)
+}
+
+// ParsePKCS8PrivateKey returns a hedged Signer for the P-256 ECDSA key in the
+// PKCS #8 DER encoding der.
+func ParsePKCS8PrivateKey(der []byte) (*Signer, error) {
+	k, err := x509.ParsePKCS8PrivateKey(der)
+	if err != nil {
+		return nil, fmt.Errorf("sign: %w", err)
+	}
+	priv, ok := k.(*ecdsa.PrivateKey)
+	if !ok {
+		return nil, fmt.Errorf("sign: PKCS #8 key is a %T, not an ECDSA key", k)
+	}
+	return New(priv)
+}
+
+// ParseECPrivateKey returns a hedged Signer for the P-256 key in the SEC 1
+// (RFC 5915) DER encoding der.
+func ParseECPrivateKey(der []byte) (*Signer, error) {
+	priv, err := x509.ParseECPrivateKey(der)
+	if err != nil {
+		return nil, fmt.Errorf("sign: %w", err)
+	}
+	return New(priv)
+}
+
+func newSigner(priv *ecdsa.PrivateKey, deterministic bool) (*Signer, error) {
+	if priv == nil || priv.Curve != elliptic.P256() {
+		return nil, ErrCurve
+	}
+	raw, err := priv.Bytes()
+	if err != nil || len(raw) != 32 {
+		return nil, ErrPrivateKey
+	}
+	var db [32]byte
+	copy(db[:], raw)
+	clear(raw)
+	defer clear(db[:])
+	s := &Signer{deterministic: deterministic}
+	if _, err := s.d.SetBytes(db[:]); err != nil || s.d.IsZero() == 1 {
+		return nil, ErrPrivateKey
+	}
+
+	// Recompute d·G and compare it with the public key.
+	l := limbs(&db)
+	var q point.Projective
+	comb.ScalarBaseMult(&q, &l)
+	clear(l[:])
+	a, _ := q.Affine()
+	ours := a.BytesUncompressed()
+	theirs, err := priv.PublicKey.Bytes()
+	if err != nil || string(theirs) != string(ours[:]) {
+		return nil, ErrKeyMismatch
+	}
+	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), ours[:])
+	if err != nil {
+		return nil, ErrKeyMismatch
+	}
+	s.pub = pub
+	if s.table, err = keytable.New(pub); err != nil {
+		return nil, fmt.Errorf("sign: %w", err)
+	}
+	return s, nil
+}
+
+// Public returns the public key, an *ecdsa.PublicKey whose Curve is
+// elliptic.P256() (crypto/tls compares it by identity). The caller must not
+// modify it.
+func (s *Signer) Public() crypto.PublicKey { return s.pub }
+
+// Table returns the key's verification table, the one Sign checks against.
+func (s *Signer) Table() *keytable.Table { return s.table }
+
+// Stats returns the Signer's counters.
+func (s *Signer) Stats() Stats {
+	return Stats{
+		Signatures:     s.signatures.Load(),
+		Checks:         s.checks.Load(),
+		FaultsDetected: s.faults.Load(),
+	}
+}
+
+// Sign signs digest, the output of opts.HashFunc() (SHA-256, SHA-384 or
+// SHA-512), and returns the signature in ASN.1 DER form, exactly as
+// ecdsa.SignASN1 encodes it. The fresh randomness of hedged nonces is read
+// from rand, or from crypto/rand when rand is nil; a deterministic Signer
+// ignores rand.
+//
+// The signature is verified against the key's table before it is returned.
+// If that fails, Sign returns an error wrapping ErrFaultDetected and no
+// signature.
+func (s *Signer) Sign(rand io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
+	return s.sign(rand, digest, opts, true)
+}
+
+// SignUnchecked is Sign without the verification of the result, for
+// benchmarks and for callers that verify signatures elsewhere. It accepts a
+// digest of any length and uses HMAC-SHA-256 for the nonce unless the digest
+// is 48 or 64 bytes long (then HMAC-SHA-384 or HMAC-SHA-512).
+func (s *Signer) SignUnchecked(rand io.Reader, digest []byte) ([]byte, error) {
+	h := crypto.SHA256
+	switch len(digest) {
+	case 48:
+		h = crypto.SHA384
+	case 64:
+		h = crypto.SHA512
+	}
+	return s.sign(rand, digest, h, false)
+}
+
+// state is the scratch space of one signature. It lives in a sync.Pool so
+// that signing does not allocate, and every secret in it is erased before it
+// goes back.
+type state struct {
+	gen *nonce.Generator
+	x   [32]byte // int2octets(d)
+	rnd [32]byte // fresh randomness of a hedged nonce
+	k   [32]byte // the nonce, big-endian
+	kl  [4]uint64
+	R   point.Projective
+	xR  field.Element
+	ks  scalar.Scalar // k, then k⁻¹
+	e   scalar.Scalar
+	t   scalar.Scalar
+	rs  scalar.Scalar
+	ss  scalar.Scalar
+	rl  [4]uint64
+	sl  [4]uint64
+	kil [4]uint64
+	buf [32]byte
+	r   [32]byte
+	sg  [32]byte
+}
+
+var pool = sync.Pool{New: func() any { return &state{gen: nonce.New()} }}
+
+// wipe erases every secret of st (r and s are public once released, but are
+// erased too).
+func (st *state) wipe() {
+	st.gen.Zero()
+	g := st.gen
+	*st = state{}
+	st.gen = g
+}
+
+func (s *Signer) sign(rand io.Reader, digest []byte, opts crypto.SignerOpts, check bool) ([]byte, error) {
+	if opts == nil {
+		return nil, ErrHash
+	}
+	h := opts.HashFunc()
+	switch h {
+	case crypto.SHA256, crypto.SHA384, crypto.SHA512:
+	default:
+		return nil, ErrHash
+	}
+	if check && len(digest) != h.Size() {
+		return nil, ErrDigestLength
+	}
+
+	st := pool.Get().(*state)
+	defer pool.Put(st)
+	defer st.wipe()
+
+	var rnd []byte
+	if !s.deterministic {
+		var err error
+		if rand == nil {
+			_, err = crand.Read(st.rnd[:])
+		} else {
+			_, err = io.ReadFull(rand, st.rnd[:])
+		}
+		if err != nil {
+			return nil, fmt.Errorf("sign: reading randomness: %w", err)
+		}
+		rnd = st.rnd[:]
+	}
+	st.x = s.d.Bytes()
+	if err := st.gen.Start(h, &st.x, digest, rnd); err != nil {
+		return nil, fmt.Errorf("sign: %w", err)
+	}
+	st.gen.Nonce(&st.k)
+	for st.core(&s.d, digest) == 0 {
+		// r = 0 or s = 0 (probability about 2^-256): RFC 6979 takes the next
+		// candidate in range.
+		for {
+			st.gen.Next(&st.k)
+			if inRange(&st.k) == 1 {
+				break
+			}
+		}
+	}
+	s.signatures.Add(1)
+
+	if check {
+		s.checks.Add(1)
+		if !s.table.Verify(digest, &st.r, &st.sg) {
+			s.faults.Add(1)
+			return nil, fmt.Errorf("sign: %w (signature #%d of this key)", ErrFaultDetected, s.signatures.Load())
+		}
+	}
+	return encodeASN1(&st.r, &st.sg), nil
+}
+
+// core computes the signature (st.r, st.sg) of digest with the nonce st.k
+// and private scalar d. It returns 0 if r or s came out zero (the caller then
+// retries with another nonce) and 1 otherwise. Constant time in d and k.
+func (st *state) core(d *scalar.Scalar, digest []byte) int {
+	// R = k·G and r = x(R) mod n.
+	st.kl = limbs(&st.k)
+	comb.ScalarBaseMult(&st.R, &st.kl)
+	st.xR.Invert(&st.R.Z)
+	st.xR.Mul(&st.R.X, &st.xR)
+	st.xR.PutBytes(&st.buf)
+	st.rs.SetDigest(st.buf[:]) // x < p < 2n: one conditional subtraction
+	st.rl = st.rs.Canonical()
+	fault.Inject(fault.R, &st.rl)
+	putLimbs(&st.r, &st.rl)
+	st.rs.SetDigest(st.r[:])
+
+	// k⁻¹ mod n.
+	st.ks.SetDigest(st.k[:]) // k ∈ [1, n−1]: taken as is
+	st.ks.Invert(&st.ks)
+	st.kil = st.ks.Canonical()
+	fault.Inject(fault.KInv, &st.kil)
+	putLimbs(&st.buf, &st.kil)
+	st.ks.SetDigest(st.buf[:])
+
+	// s = k⁻¹·(e + r·d) mod n.
+	st.e.SetDigest(digest)
+	st.t.Mul(&st.rs, d)
+	st.t.Add(&st.t, &st.e)
+	st.ss.Mul(&st.ks, &st.t)
+	st.sl = st.ss.Canonical()
+	fault.Inject(fault.S, &st.sl)
+	putLimbs(&st.sg, &st.sl)
+
+	z := isZeroLimbs(&st.rl) | isZeroLimbs(&st.sl)
+	return 1 ^ z
+}
+
+// limbs returns the little-endian limbs of a 32-byte big-endian value.
+func limbs(b *[32]byte) [4]uint64 {
+	var l [4]uint64
+	for i := range l {
+		j := 24 - 8*i
+		l[i] = uint64(b[j])<<56 | uint64(b[j+1])<<48 | uint64(b[j+2])<<40 | uint64(b[j+3])<<32 |
+			uint64(b[j+4])<<24 | uint64(b[j+5])<<16 | uint64(b[j+6])<<8 | uint64(b[j+7])
+	}
+	return l
+}
+
+// putLimbs writes the little-endian limbs l as 32 big-endian bytes.
+func putLimbs(b *[32]byte, l *[4]uint64) {
+	for i := range l {
+		j := 24 - 8*i
+		v := l[i]
+		b[j], b[j+1], b[j+2], b[j+3] = byte(v>>56), byte(v>>48), byte(v>>40), byte(v>>32)
+		b[j+4], b[j+5], b[j+6], b[j+7] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
+	}
+}
+
+func isZeroLimbs(l *[4]uint64) int {
+	v := l[0] | l[1] | l[2] | l[3]
+	return int(1 ^ ((v | -v) >> 63))
+}
+
+// inRange returns 1 if the big-endian k is in [1, n−1], in constant time.
+func inRange(k *[32]byte) int {
+	l := limbs(k)
+	var b uint64
+	_, b = bits.Sub64(l[0], scalar.N[0], 0)
+	_, b = bits.Sub64(l[1], scalar.N[1], b)
+	_, b = bits.Sub64(l[2], scalar.N[2], b)
+	_, b = bits.Sub64(l[3], scalar.N[3], b)
+	return int(b) & (1 ^ isZeroLimbs(&l))
+}
