@@ -1,0 +1,653 @@
+package truststore
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"fmt"
+	mrand "math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/cryptobyte"
+	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
+)
+
+// This file generates certificate chains for the parity tests: a fixed set
+// of anchors with every property the fast path cares about, and random
+// scenarios (leaf, intermediates, what the peer sends, options) around them.
+
+// t0 is the reference time of every generated certificate.
+var t0 = time.Date(2031, 3, 14, 15, 9, 26, 535897932, time.UTC)
+
+type keyKind int
+
+const (
+	kP256 keyKind = iota
+	kP384
+	kP521
+	kRSA
+	kEd25519
+	kP224
+)
+
+var keyPool struct {
+	once sync.Once
+	keys map[keyKind][]crypto.Signer
+}
+
+func poolKey(k keyKind, i int) crypto.Signer {
+	keyPool.once.Do(func() {
+		keyPool.keys = make(map[keyKind][]crypto.Signer)
+		ec := func(c elliptic.Curve, n int) []crypto.Signer {
+			var out []crypto.Signer
+			for range n {
+				k, err := ecdsa.GenerateKey(c, rand.Reader)
+				if err != nil {
+					panic(err)
+				}
+				out = append(out, k)
+			}
+			return out
+		}
+		keyPool.keys[kP256] = ec(elliptic.P256(), 48)
+		keyPool.keys[kP384] = ec(elliptic.P384(), 6)
+		keyPool.keys[kP521] = ec(elliptic.P521(), 3)
+		keyPool.keys[kP224] = ec(elliptic.P224(), 2)
+		for range 3 {
+			_, k, _ := ed25519.GenerateKey(rand.Reader)
+			keyPool.keys[kEd25519] = append(keyPool.keys[kEd25519], k)
+		}
+		for range 2 {
+			k, err := rsa.GenerateKey(rand.Reader, 2048)
+			if err != nil {
+				panic(err)
+			}
+			keyPool.keys[kRSA] = append(keyPool.keys[kRSA], k)
+		}
+	})
+	ks := keyPool.keys[k]
+	return ks[i%len(ks)]
+}
+
+// node is a generated certificate and its private key.
+type node struct {
+	cert *x509.Certificate
+	key  crypto.Signer
+}
+
+var serial struct {
+	sync.Mutex
+	n int64
+}
+
+func nextSerial() int64 {
+	serial.Lock()
+	defer serial.Unlock()
+	serial.n++
+	return serial.n
+}
+
+// caTemplate is a well-formed CA certificate template valid around t0.
+func caTemplate(cn string) *x509.Certificate {
+	return &x509.Certificate{
+		Subject:               pkix.Name{CommonName: cn, Organization: []string{"p256tls test"}},
+		NotBefore:             t0.Add(-30 * 24 * time.Hour).Truncate(time.Second),
+		NotAfter:              t0.Add(365 * 24 * time.Hour).Truncate(time.Second),
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		MaxPathLen:            -1,
+		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
+	}
+}
+
+// leafTemplate is a well-formed server (and client) leaf template.
+func leafTemplate(cn string, dns ...string) *x509.Certificate {
+	return &x509.Certificate{
+		Subject:     pkix.Name{CommonName: cn},
+		NotBefore:   t0.Add(-24 * time.Hour).Truncate(time.Second),
+		NotAfter:    t0.Add(90 * 24 * time.Hour).Truncate(time.Second),
+		KeyUsage:    x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
+		DNSNames:    dns,
+	}
+}
+
+// issue signs tmpl with key under parent (self-signed when parent is nil).
+func issue(tb testing.TB, tmpl *x509.Certificate, key crypto.Signer, parent *node) *node {
+	tb.Helper()
+	tmpl.SerialNumber = bigSerial(nextSerial())
+	pc, pk := tmpl, key
+	if parent != nil {
+		pc, pk = parent.cert, parent.key
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, pc, key.Public(), pk)
+	if err != nil {
+		tb.Fatalf("CreateCertificate(%s): %v", tmpl.Subject.CommonName, err)
+	}
+	c, err := x509.ParseCertificate(der)
+	if err != nil {
+		tb.Fatalf("ParseCertificate(%s): %v", tmpl.Subject.CommonName, err)
+	}
+	return &node{cert: c, key: key}
+}
+
+// corrupt returns c with one bit of its signature flipped.
+func corrupt(tb testing.TB, c *x509.Certificate) *x509.Certificate {
+	sig := append([]byte(nil), c.Signature...)
+	sig[len(sig)-1] ^= 0x01
+	return rebuild(tb, c, sig)
+}
+
+// padSignature returns c with its ECDSA signature re-encoded with a
+// superfluous leading zero in r (valid BER, invalid DER).
+func padSignature(tb testing.TB, c *x509.Certificate) *x509.Certificate {
+	in := cryptobyte.String(c.Signature)
+	var seq, r, s cryptobyte.String
+	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) || !seq.ReadASN1(&r, cbasn1.INTEGER) || !seq.ReadASN1(&s, cbasn1.INTEGER) {
+		tb.Fatal("not an ECDSA signature")
+	}
+	var b cryptobyte.Builder
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddASN1(cbasn1.INTEGER, func(b *cryptobyte.Builder) { b.AddUint8(0); b.AddBytes(r) })
+		b.AddASN1(cbasn1.INTEGER, func(b *cryptobyte.Builder) { b.AddBytes(s) })
+	})
+	return rebuild(tb, c, b.BytesOrPanic())
+}
+
+// rebuild re-encodes c with another signature value and parses it.
+func rebuild(tb testing.TB, c *x509.Certificate, sig []byte) *x509.Certificate {
+	in := cryptobyte.String(c.Raw)
+	var cert, tbs, alg cryptobyte.String
+	if !in.ReadASN1(&cert, cbasn1.SEQUENCE) || !cert.ReadASN1Element(&tbs, cbasn1.SEQUENCE) || !cert.ReadASN1Element(&alg, cbasn1.SEQUENCE) {
+		tb.Fatal("cannot split certificate")
+	}
+	var b cryptobyte.Builder
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddBytes(tbs)
+		b.AddBytes(alg)
+		b.AddASN1BitString(sig)
+	})
+	out, err := x509.ParseCertificate(b.BytesOrPanic())
+	if err != nil {
+		tb.Fatalf("reparse: %v", err)
+	}
+	return out
+}
+
+var (
+	oidCriticalTest = asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 55555, 1}
+	oidUnknownEKU   = asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 55555, 2}
+	oidPolicyA      = asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 55555, 3, 1}
+	oidPolicyB      = asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 55555, 3, 2}
+	oidAnyPolicy    = asn1.ObjectIdentifier{2, 5, 29, 32, 0}
+)
+
+func criticalExt() pkix.Extension {
+	return pkix.Extension{Id: oidCriticalTest, Critical: true, Value: []byte{0x05, 0x00}}
+}
+
+// policyConstraintsExt: requireExplicitPolicy = 0.
+func policyConstraintsExt() pkix.Extension {
+	return pkix.Extension{Id: oidPolicyConstraints, Critical: true, Value: []byte{0x30, 0x03, 0x80, 0x01, 0x00}}
+}
+
+// inhibitAnyPolicyExt: skipCerts = 0.
+func inhibitAnyPolicyExt() pkix.Extension {
+	return pkix.Extension{Id: oidInhibitAnyPolicy, Critical: true, Value: []byte{0x02, 0x01, 0x00}}
+}
+
+// policyMappingsExt maps issuerDomain to subjectDomain.
+func policyMappingsExt(issuerDomain, subjectDomain asn1.ObjectIdentifier) pkix.Extension {
+	type mapping struct{ A, B asn1.ObjectIdentifier }
+	v, err := asn1.Marshal([]mapping{{issuerDomain, subjectDomain}})
+	if err != nil {
+		panic(err)
+	}
+	return pkix.Extension{Id: oidPolicyMappings, Critical: true, Value: v}
+}
+
+func policiesExt(oids ...asn1.ObjectIdentifier) pkix.Extension {
+	type info struct{ ID asn1.ObjectIdentifier }
+	var infos []info
+	for _, o := range oids {
+		infos = append(infos, info{o})
+	}
+	v, err := asn1.Marshal(infos)
+	if err != nil {
+		panic(err)
+	}
+	return pkix.Extension{Id: asn1.ObjectIdentifier{2, 5, 29, 32}, Value: v}
+}
+
+// fixture is a fixed set of anchors, most of them with one property the
+// fast path must refuse, and a store holding them.
+type fixture struct {
+	good, good2, p384, rsa, ed, p521, p224 *node
+	nc, eku, notCA, noBC, ku, pathLen0     *node
+	expired, crit, twinA, twinB, polc      *node
+	pmap, inhibit, leafAnchor, unknown     *node
+	all                                    []*node // in the store
+	store                                  *Store
+}
+
+func newFixture(tb testing.TB, opts ...Option) *fixture {
+	tb.Helper()
+	f := &fixture{}
+	mk := func(cn string, kind keyKind, idx int, edit func(*x509.Certificate)) *node {
+		t := caTemplate(cn)
+		if edit != nil {
+			edit(t)
+		}
+		n := issue(tb, t, poolKey(kind, idx), nil)
+		return n
+	}
+	f.good = mk("Root A", kP256, 0, nil)
+	f.good2 = mk("Root B", kP256, 1, nil)
+	f.p384 = mk("Root P-384", kP384, 0, nil)
+	f.rsa = mk("Root RSA", kRSA, 0, nil)
+	f.ed = mk("Root Ed25519", kEd25519, 0, nil)
+	f.p521 = mk("Root P-521", kP521, 0, nil)
+	f.p224 = mk("Root P-224", kP224, 0, nil)
+	f.nc = mk("Root NC", kP256, 2, func(t *x509.Certificate) { t.PermittedDNSDomains = []string{"example.com"} })
+	f.eku = mk("Root EKU", kP256, 3, func(t *x509.Certificate) { t.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth} })
+	f.notCA = mk("Root NotCA", kP256, 4, func(t *x509.Certificate) { t.IsCA = false; t.KeyUsage = x509.KeyUsageDigitalSignature })
+	f.noBC = mk("Root NoBC", kP256, 5, func(t *x509.Certificate) { t.BasicConstraintsValid = false; t.IsCA = false })
+	f.ku = mk("Root KU", kP256, 6, func(t *x509.Certificate) { t.KeyUsage = x509.KeyUsageDigitalSignature })
+	f.pathLen0 = mk("Root PL0", kP256, 7, func(t *x509.Certificate) { t.MaxPathLen = 0; t.MaxPathLenZero = true })
+	f.expired = mk("Root Expired", kP256, 8, func(t *x509.Certificate) { t.NotAfter = t0.Add(-time.Hour) })
+	f.crit = mk("Root Crit", kP256, 9, func(t *x509.Certificate) { t.ExtraExtensions = []pkix.Extension{criticalExt()} })
+	f.twinA = mk("Root Twin", kP256, 10, nil)
+	f.twinB = mk("Root Twin", kP256, 11, nil)
+	f.polc = mk("Root PC", kP256, 12, func(t *x509.Certificate) { t.ExtraExtensions = []pkix.Extension{policyConstraintsExt()} })
+	f.pmap = mk("Root PM", kP256, 13, func(t *x509.Certificate) {
+		t.ExtraExtensions = []pkix.Extension{policyMappingsExt(oidAnyPolicy, oidPolicyA)}
+	})
+	f.inhibit = mk("Root IAP", kP256, 14, func(t *x509.Certificate) { t.ExtraExtensions = []pkix.Extension{inhibitAnyPolicyExt()} })
+	la := leafTemplate("anchor.example.com", "anchor.example.com")
+	f.leafAnchor = issue(tb, la, poolKey(kP256, 15), nil)
+	f.unknown = mk("Root Unknown", kP256, 16, nil)
+	f.all = []*node{f.good, f.good2, f.p384, f.rsa, f.ed, f.p521, f.p224, f.nc, f.eku, f.notCA, f.noBC, f.ku,
+		f.pathLen0, f.expired, f.crit, f.twinA, f.twinB, f.polc, f.pmap, f.inhibit, f.leafAnchor}
+	var certs []*x509.Certificate
+	for _, n := range f.all {
+		certs = append(certs, n.cert)
+	}
+	s, err := NewWithOptions(certs, opts...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f.store = s
+	return f
+}
+
+// scenario is one verification to compare.
+type scenario struct {
+	desc  []string
+	chain []*x509.Certificate
+	opts  VerifyOptions
+}
+
+func (sc *scenario) note(format string, args ...any) { sc.desc = append(sc.desc, fmt.Sprintf(format, args...)) }
+
+// randomKind draws the key type of a generated certificate.
+func randomKind(r *mrand.Rand) keyKind {
+	switch x := r.IntN(100); {
+	case x < 78:
+		return kP256
+	case x < 88:
+		return kP384
+	case x < 92:
+		return kRSA
+	case x < 96:
+		return kEd25519
+	default:
+		return kP521
+	}
+}
+
+// sigAlgFor picks a signature algorithm that key can make.
+func sigAlgFor(r *mrand.Rand, key crypto.Signer) x509.SignatureAlgorithm {
+	switch key.(type) {
+	case *ecdsa.PrivateKey:
+		return []x509.SignatureAlgorithm{x509.ECDSAWithSHA256, x509.ECDSAWithSHA256, x509.ECDSAWithSHA384, x509.ECDSAWithSHA512}[r.IntN(4)]
+	case *rsa.PrivateKey:
+		return []x509.SignatureAlgorithm{x509.SHA256WithRSA, x509.SHA256WithRSAPSS}[r.IntN(2)]
+	}
+	return x509.PureEd25519
+}
+
+// pick returns true with probability p percent.
+func pick(r *mrand.Rand, p int) bool { return r.IntN(1000) < p*10 }
+
+// edit applies random CA-side variations to an issuer template.
+func editCA(r *mrand.Rand, sc *scenario, t *x509.Certificate) {
+	switch {
+	case pick(r, 3):
+		t.KeyUsage = x509.KeyUsageDigitalSignature
+		sc.note("ku-no-certsign")
+	case pick(r, 4):
+		t.KeyUsage = 0
+		sc.note("ku-zero")
+	}
+	switch {
+	case pick(r, 4):
+		t.MaxPathLen, t.MaxPathLenZero = 0, true
+		sc.note("pathlen0")
+	case pick(r, 3):
+		t.MaxPathLen = 1
+		sc.note("pathlen1")
+	}
+	switch {
+	case pick(r, 3):
+		t.IsCA = false
+		t.MaxPathLen, t.MaxPathLenZero = -1, false
+		sc.note("not-ca")
+	case pick(r, 2):
+		t.BasicConstraintsValid, t.IsCA = false, false
+		t.MaxPathLen, t.MaxPathLenZero = -1, false
+		sc.note("no-bc")
+	}
+	if pick(r, 3) {
+		t.PermittedDNSDomains = []string{"example.com"}
+		sc.note("nc-permit")
+	}
+	if pick(r, 2) {
+		t.ExcludedDNSDomains = []string{"bad.example.com"}
+		sc.note("nc-exclude")
+	}
+	editCommon(r, sc, t)
+}
+
+// editCommon applies variations shared by leaves and issuers.
+func editCommon(r *mrand.Rand, sc *scenario, t *x509.Certificate) {
+	switch x := r.IntN(100); {
+	case x < 4:
+		t.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}
+		sc.note("eku-client")
+	case x < 8:
+		t.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
+		sc.note("eku-server")
+	case x < 11:
+		t.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageAny}
+		sc.note("eku-any")
+	case x < 13:
+		t.ExtKeyUsage = nil
+		t.UnknownExtKeyUsage = []asn1.ObjectIdentifier{oidUnknownEKU}
+		sc.note("eku-unknown")
+	case x < 15:
+		t.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning, x509.ExtKeyUsageNetscapeServerGatedCrypto}
+		sc.note("eku-sgc")
+	case x < 17:
+		t.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning}
+		sc.note("eku-code")
+	case x < 19:
+		t.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth}
+		sc.note("eku-both")
+	}
+	if pick(r, 2) {
+		t.ExtraExtensions = append(t.ExtraExtensions, criticalExt())
+		sc.note("critical")
+	}
+	switch {
+	case pick(r, 3):
+		t.ExtraExtensions = append(t.ExtraExtensions, policiesExt(oidPolicyA))
+		sc.note("policies")
+	case pick(r, 1):
+		t.ExtraExtensions = append(t.ExtraExtensions, policyConstraintsExt())
+		sc.note("policy-constraints")
+	case pick(r, 1):
+		t.ExtraExtensions = append(t.ExtraExtensions, inhibitAnyPolicyExt())
+		sc.note("inhibit-any")
+	case pick(r, 1):
+		t.ExtraExtensions = append(t.ExtraExtensions, policyMappingsExt(oidPolicyA, oidPolicyB))
+		sc.note("policy-map")
+	case pick(r, 1):
+		t.ExtraExtensions = append(t.ExtraExtensions, policyMappingsExt(oidAnyPolicy, oidPolicyB))
+		sc.note("policy-map-any")
+	}
+	switch {
+	case pick(r, 2):
+		t.NotAfter = t0.Add(-time.Duration(r.IntN(3600)+1) * time.Second)
+		sc.note("expired")
+	case pick(r, 2):
+		t.NotBefore = t0.Add(time.Duration(r.IntN(3600)+1) * time.Second)
+		sc.note("not-yet-valid")
+	}
+}
+
+// randomScenario builds one scenario around f's anchors.
+func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
+	sc := &scenario{}
+	// The anchor.
+	root := f.good
+	switch x := r.IntN(100); {
+	case x < 55:
+	case x < 62:
+		root = f.good2
+	case x < 66:
+		root = f.p384
+	default:
+		others := []*node{f.rsa, f.ed, f.p521, f.p224, f.nc, f.eku, f.notCA, f.noBC, f.ku, f.pathLen0, f.expired,
+			f.crit, f.twinA, f.twinB, f.polc, f.pmap, f.inhibit, f.unknown}
+		root = others[r.IntN(len(others))]
+	}
+	sc.note("root=%s", root.cert.Subject.CommonName)
+
+	// Intermediates, top down.
+	nInt := []int{0, 1, 1, 1, 1, 2, 2, 3}[r.IntN(8)]
+	if pick(r, 1) {
+		nInt = 7 + r.IntN(3)
+	}
+	issuers := []*node{root}
+	parent := root
+	for i := range nInt {
+		t := caTemplate(fmt.Sprintf("Intermediate %d.%d", i, r.Uint32()))
+		editCA(r, sc, t)
+		t.SignatureAlgorithm = sigAlgFor(r, parent.key)
+		key := poolKey(randomKind(r), r.IntN(64))
+		if pick(r, 2) {
+			key = poolKey(kP224, 0)
+		}
+		n := issue(tb, t, key, parent)
+		issuers = append(issuers, n)
+		parent = n
+	}
+
+	// The leaf.
+	var leaf *node
+	switch {
+	case pick(r, 2):
+		leaf = f.leafAnchor
+		sc.note("leaf-is-anchor")
+	case pick(r, 2):
+		// Same subject and key as the anchor: crypto/x509 sees the anchor as
+		// already in the chain when the path loops back to that name.
+		t := leafTemplate("x", "www.example.com")
+		t.Subject = root.cert.Subject
+		t.SignatureAlgorithm = sigAlgFor(r, parent.key)
+		leaf = issue(tb, t, root.key, parent)
+		sc.note("leaf-shares-anchor-subject")
+	default:
+		t := leafTemplate(fmt.Sprintf("leaf %d", r.Uint32()), "www.example.com", "*.example.org", "bad.example.com")
+		if pick(r, 3) {
+			t.DNSNames = nil
+			sc.note("no-san")
+		}
+		editCommon(r, sc, t)
+		t.SignatureAlgorithm = sigAlgFor(r, parent.key)
+		leaf = issue(tb, t, poolKey(randomKind(r), r.IntN(64)), parent)
+	}
+
+	// Link mutations.
+	certs := []*x509.Certificate{leaf.cert}
+	for i := len(issuers) - 1; i >= 1; i-- {
+		certs = append(certs, issuers[i].cert)
+	}
+	for i := range certs {
+		if certs[i] == f.leafAnchor.cert {
+			continue
+		}
+		if pick(r, 2) {
+			certs[i] = corrupt(tb, certs[i])
+			sc.note("corrupt-%d", i)
+		} else if _, ok := certs[i].PublicKey.(*ecdsa.PublicKey); ok && certs[i].SignatureAlgorithm >= x509.ECDSAWithSHA256 && certs[i].SignatureAlgorithm <= x509.ECDSAWithSHA512 && pick(r, 1) {
+			certs[i] = padSignature(tb, certs[i])
+			sc.note("ber-sig-%d", i)
+		}
+	}
+
+	// What the peer sends.
+	sent := append([]*x509.Certificate(nil), certs...)
+	if len(sent) > 2 && pick(r, 3) {
+		j := 1 + r.IntN(len(sent)-1)
+		sent = append(sent[:j], sent[j+1:]...)
+		sc.note("missing-intermediate")
+	}
+	if len(sent) > 2 && pick(r, 15) {
+		r.Shuffle(len(sent)-1, func(i, j int) { sent[i+1], sent[j+1] = sent[j+1], sent[i+1] })
+		sc.note("shuffled")
+	}
+	if len(sent) > 1 && pick(r, 3) {
+		sent = append(sent, sent[1+r.IntN(len(sent)-1)])
+		sc.note("duplicate")
+	}
+	if pick(r, 5) {
+		sent = append(sent, root.cert)
+		sc.note("anchor-sent")
+	}
+	if pick(r, 3) {
+		t := caTemplate(fmt.Sprintf("Unrelated %d", r.Uint32()))
+		sent = append(sent, issue(tb, t, poolKey(kP256, r.IntN(48)), f.good).cert)
+		sc.note("unrelated")
+	}
+	if len(issuers) > 1 && pick(r, 4) {
+		// A decoy with the name of the leaf's issuer and another key.
+		top := issuers[len(issuers)-1]
+		t := caTemplate("decoy")
+		t.Subject = top.cert.Subject
+		d := issue(tb, t, poolKey(kP256, 40+r.IntN(8)), issuers[len(issuers)-2])
+		if pick(r, 50) {
+			sent = append(sent[:1], append([]*x509.Certificate{d.cert}, sent[1:]...)...)
+		} else {
+			sent = append(sent, d.cert)
+		}
+		sc.note("decoy")
+	}
+	if len(issuers) > 1 && pick(r, 4) {
+		// Cross-sign the top intermediate by the other good anchor.
+		first := issuers[1]
+		other := f.good2
+		if root == f.good2 {
+			other = f.good
+		}
+		t := caTemplate("x")
+		t.Subject = first.cert.Subject
+		x := issue(tb, t, first.key, other)
+		sent = append(sent, x.cert)
+		sc.note("cross-signed")
+	}
+	sc.chain = sent
+
+	// Options.
+	switch x := r.IntN(100); {
+	case x < 60:
+		sc.opts.DNSName = "www.example.com"
+	case x < 72:
+	case x < 80:
+		sc.opts.DNSName = "foo.example.org"
+	case x < 86:
+		sc.opts.DNSName = "bad.example.com"
+	case x < 92:
+		sc.opts.DNSName = "other.example.net"
+	default:
+		sc.opts.DNSName = "anchor.example.com"
+	}
+	switch x := r.IntN(100); {
+	case x < 55:
+	case x < 70:
+		sc.opts.KeyUsages = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
+	case x < 80:
+		sc.opts.KeyUsages = []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}
+	case x < 86:
+		sc.opts.KeyUsages = []x509.ExtKeyUsage{x509.ExtKeyUsageAny}
+	case x < 93:
+		sc.opts.KeyUsages = []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning, x509.ExtKeyUsageServerAuth}
+	default:
+		sc.opts.KeyUsages = []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning}
+	}
+	sc.opts.CurrentTime = t0.Add(time.Duration(r.Int64N(int64(2 * time.Hour))))
+	if pick(r, 15) {
+		// A validity edge of some certificate of the chain, at nanosecond
+		// precision.
+		c := certs[r.IntN(len(certs))]
+		if r.IntN(2) == 0 {
+			c = root.cert
+		}
+		deltas := []time.Duration{0, 1, -1, 500 * time.Millisecond, -500 * time.Millisecond, time.Second - 1}
+		d := deltas[r.IntN(len(deltas))]
+		if r.IntN(2) == 0 {
+			sc.opts.CurrentTime = c.NotAfter.Add(d)
+		} else {
+			sc.opts.CurrentTime = c.NotBefore.Add(d)
+		}
+		sc.note("edge %v", d)
+	}
+	return sc
+}
+
+// compareWithX509 runs Store.Verify, the fast path alone and
+// x509.Certificate.Verify on sc. It reports whether the fast path accepted.
+func compareWithX509(tb testing.TB, s *Store, sc *scenario) (fast bool, why reason) {
+	tb.Helper()
+	inter := x509.NewCertPool()
+	for _, c := range sc.chain[1:] {
+		inter.AddCert(c)
+	}
+	xchains, xerr := sc.chain[0].Verify(x509.VerifyOptions{
+		Roots: s.pool, Intermediates: inter, DNSName: sc.opts.DNSName,
+		KeyUsages: sc.opts.KeyUsages, CurrentTime: sc.opts.CurrentTime,
+	})
+	path, why := s.fastPath(sc.chain, &sc.opts, sc.opts.CurrentTime)
+	if why == accepted {
+		if xerr != nil {
+			tb.Fatalf("fast path accepted a chain crypto/x509 rejects (%v): %v", xerr, sc.desc)
+		}
+		if len(xchains) != 1 || !sameChain(xchains[0], path) {
+			tb.Fatalf("fast path chain differs from crypto/x509's %d chains: %v", len(xchains), sc.desc)
+		}
+	}
+	chains, err := s.Verify(sc.chain, sc.opts)
+	if (err == nil) != (xerr == nil) {
+		tb.Fatalf("Verify: %v, crypto/x509: %v: %v", err, xerr, sc.desc)
+	}
+	if len(chains) != len(xchains) {
+		tb.Fatalf("Verify returned %d chains, crypto/x509 %d: %v", len(chains), len(xchains), sc.desc)
+	}
+	for i := range chains {
+		if !sameChain(chains[i], xchains[i]) {
+			tb.Fatalf("chain %d differs from crypto/x509's: %v", i, sc.desc)
+		}
+	}
+	return why == accepted, why
+}
+
+func sameChain(a, b []*x509.Certificate) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !bytes.Equal(a[i].Raw, b[i].Raw) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,110 @@
+package truststore
+
+import (
+	"fmt"
+	mrand "math/rand/v2"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// parityCount is the number of random scenarios: a few thousand by default,
+// 100,000 with P256TLS_LONG=1 (never under -short), or P256TLS_PARITY=N.
+func parityCount(t *testing.T) int {
+	if v := os.Getenv("P256TLS_PARITY"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if os.Getenv("P256TLS_LONG") == "1" && !testing.Short() {
+		return 100_000
+	}
+	if testing.Short() {
+		return 1200
+	}
+	return 2500
+}
+
+// TestParity compares Store.Verify and the fast path with
+// x509.Certificate.Verify on random chains: the final answers (and chains)
+// must be equal, and every fast accept must be a crypto/x509 accept.
+func TestParity(t *testing.T) {
+	n := parityCount(t)
+	seed := uint64(time.Now().UnixNano())
+	if v := os.Getenv("P256TLS_SEED"); v != "" {
+		seed, _ = strconv.ParseUint(v, 10, 64)
+	}
+	t.Logf("seed %d (P256TLS_SEED to replay), %d scenarios", seed, n)
+	f := newFixture(t)
+	workers := runtime.GOMAXPROCS(0)
+	var mu sync.Mutex
+	var fast, fastAccepts, accepts, total int
+	reasons := map[reason]int{}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			r := mrand.New(mrand.NewPCG(seed, uint64(w)))
+			for i := w; i < n; i += workers {
+				if t.Failed() {
+					return
+				}
+				sc := randomScenario(t, r, f)
+				ok, why := compareWithX509(t, f.store, sc)
+				if r.IntN(4) == 0 {
+					// Again, through the caches.
+					compareWithX509(t, f.store, sc)
+				}
+				_, err := f.store.Verify(sc.chain, sc.opts)
+				mu.Lock()
+				total++
+				if ok {
+					fast++
+				}
+				if err == nil {
+					accepts++
+					if ok {
+						fastAccepts++
+					}
+				}
+				reasons[why]++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	var rs []string
+	for r, c := range reasons {
+		rs = append(rs, fmt.Sprintf("%s=%d", r, c))
+	}
+	sort.Strings(rs)
+	t.Logf("%d scenarios: crypto/x509 accepts %d; fast path accepts %d (%.1f%% of accepts); fast-path outcomes: %s",
+		total, accepts, fast, 100*float64(fastAccepts)/float64(max(accepts, 1)), strings.Join(rs, " "))
+	st := f.store.Stats()
+	t.Logf("store: %d hot tables built, %d link hits, %d fast accepts, %d slow", st.HotBuilt, st.LinkHits, st.FastAccepts, st.SlowVerifies)
+	if fast == 0 {
+		t.Error("the fast path accepted nothing")
+	}
+}
+
+func TestDebugReason(t *testing.T) {
+	want := os.Getenv("P256TLS_DEBUG_REASON")
+	if want == "" {
+		t.Skip()
+	}
+	f := newFixture(t)
+	r := mrand.New(mrand.NewPCG(1, 2))
+	for range 2000 {
+		sc := randomScenario(t, r, f)
+		_, why := compareWithX509(t, f.store, sc)
+		if why.String() == want {
+			t.Log(sc.desc)
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package truststore
+
+import (
+	"crypto/ecdsa"
+	"crypto/fips140"
+	"crypto/x509"
+	"errors"
+	"sync/atomic"
+	"time"
+)
+
+// Store is a set of trust anchors with a key table for each P-256 anchor,
+// and the bounded caches that make repeated verification cheap. A Store is
+// immutable after loading apart from its caches, and is safe for concurrent
+// use.
+type Store struct {
+	cfg     config
+	anchors []*anchor
+	// bySubject indexes anchors by their exact RawSubject bytes.
+	bySubject map[string][]*anchor
+	// byKey holds the table of every tabled anchor under its key id, so an
+	// intermediate that shares an anchor's key (a cross-signed CA) reuses
+	// the anchor's table.
+	byKey   map[keyID]keyTable
+	pool    *x509.CertPool
+	skipped []SkippedEntry
+
+	tables   int
+	loadTime time.Duration
+
+	// hot holds the tables of issuing keys that are not anchors; counts
+	// tracks how many signatures each such key has verified.
+	hot    *lru[keyID, keyTable]
+	counts *lru[keyID, int]
+	// links holds (issuer key, child certificate) pairs whose signature
+	// verified.
+	links *lru[linkKey, struct{}]
+
+	fastAccepts atomic.Uint64
+	slowCalls   atomic.Uint64
+	declines    [numReasons]atomic.Uint64
+	hotBuilt    atomic.Uint64
+	linkHits    atomic.Uint64
+}
+
+type anchor struct {
+	cert  *x509.Certificate
+	id    keyID // of the public key, zero unless ECDSA
+	table keyTable
+}
+
+// keyID names an ECDSA public key (see keyIDOf).
+type keyID [32]byte
+
+type linkKey struct {
+	issuer keyID
+	child  [32]byte // SHA-256 of the child certificate's DER
+}
+
+// Option configures a Store at load.
+type Option func(*config)
+
+type config struct {
+	maxTables    int // < 0: all
+	hotThreshold int // <= 0: no hot tables
+	hotTables    int
+	linkCache    int
+}
+
+func defaultConfig() config {
+	return config{maxTables: -1, hotThreshold: 2, hotTables: 64, linkCache: 1024}
+}
+
+// WithMaxTables limits the number of anchor tables built at load to n (the
+// first n P-256 anchors in load order). A negative n, the default, builds a
+// table for every P-256 anchor; zero builds none.
+func WithMaxTables(n int) Option { return func(c *config) { c.maxTables = n } }
+
+// WithHotThreshold sets K, the number of signatures a P-256 issuing key that
+// is not an anchor must have verified before it gets a table (default 2).
+// K <= 0 disables hot tables.
+func WithHotThreshold(k int) Option { return func(c *config) { c.hotThreshold = k } }
+
+// WithHotTables bounds the LRU of hot intermediate tables (default 64).
+func WithHotTables(n int) Option { return func(c *config) { c.hotTables = n } }
+
+// WithLinkCache bounds the LRU of verified links (default 1024 entries);
+// zero disables it.
+func WithLinkCache(n int) Option { return func(c *config) { c.linkCache = n } }
+
+// Stats describes a Store.
+type Stats struct {
+	Anchors    int           // trust anchors loaded
+	Skipped    int           // bundle entries skipped (see Store.Skipped)
+	Tables     int           // anchor key tables
+	TableBytes int           // memory held by anchor and hot tables (estimate)
+	LoadTime   time.Duration // time spent loading, tables included
+
+	HotTables    int    // hot intermediate tables currently held
+	HotBuilt     uint64 // hot tables built so far
+	Links        int    // verified links currently cached
+	LinkHits     uint64 // signatures skipped thanks to the link cache
+	FastAccepts  uint64 // Verify calls answered by the fast path
+	SlowVerifies uint64 // Verify calls decided by x509.Certificate.Verify
+	// Declines counts, per reason, the calls the fast path handed to
+	// crypto/x509.
+	Declines map[string]uint64
+}
+
+// Stats returns a snapshot of the store's counters.
+func (s *Store) Stats() Stats {
+	st := Stats{
+		Anchors:      len(s.anchors),
+		Skipped:      len(s.skipped),
+		Tables:       s.tables,
+		LoadTime:     s.loadTime,
+		HotTables:    s.hot.Len(),
+		HotBuilt:     s.hotBuilt.Load(),
+		Links:        s.links.Len(),
+		LinkHits:     s.linkHits.Load(),
+		FastAccepts:  s.fastAccepts.Load(),
+		SlowVerifies: s.slowCalls.Load(),
+		Declines:     make(map[string]uint64),
+	}
+	st.TableBytes = (st.Tables + st.HotTables) * tableBytes
+	for r := reason(1); r < numReasons; r++ {
+		if n := s.declines[r].Load(); n > 0 {
+			st.Declines[r.String()] = n
+		}
+	}
+	return st
+}
+
+// Skipped lists the entries that loading skipped, with the reason for each.
+func (s *Store) Skipped() []SkippedEntry { return append([]SkippedEntry(nil), s.skipped...) }
+
+// Anchors returns the trust anchors, in load order.
+func (s *Store) Anchors() []*x509.Certificate {
+	out := make([]*x509.Certificate, len(s.anchors))
+	for i, a := range s.anchors {
+		out[i] = a.cert
+	}
+	return out
+}
+
+// CertPool returns a new x509.CertPool holding the store's anchors.
+func (s *Store) CertPool() *x509.CertPool { return s.pool.Clone() }
+
+// ResetCaches empties the hot-table, key-count and verified-link caches.
+func (s *Store) ResetCaches() {
+	s.hot.Clear()
+	s.counts.Clear()
+	s.links.Clear()
+}
+
+// VerifyOptions are the options of Store.Verify; they have the meaning of
+// the fields of the same names in x509.VerifyOptions.
+type VerifyOptions struct {
+	// DNSName, if set, is checked against the leaf with VerifyHostname.
+	DNSName string
+	// KeyUsages lists the acceptable extended key usages; empty means
+	// ServerAuth, and ExtKeyUsageAny accepts any.
+	KeyUsages []x509.ExtKeyUsage
+	// CurrentTime is the time at which validity is checked; zero means now.
+	CurrentTime time.Time
+}
+
+var errEmptyChain = errors.New("truststore: no certificate to verify")
+
+// Verify verifies chain[0], the peer's leaf, with chain[1:] as the
+// intermediates it sent, and returns the verified chains, each from the leaf
+// to an anchor of the store. The answer is always the one
+// x509.Certificate.Verify gives with the store's anchors as Roots, chain[1:]
+// as Intermediates and the same options (see the package documentation),
+// filtered as crypto/tls filters chains when crypto/fips140 is enabled.
+func (s *Store) Verify(chain []*x509.Certificate, opts VerifyOptions) ([][]*x509.Certificate, error) {
+	if len(chain) == 0 || chain[0] == nil {
+		return nil, errEmptyChain
+	}
+	now := opts.CurrentTime
+	if now.IsZero() {
+		now = time.Now()
+	}
+	path, r := s.fastPath(chain, &opts, now)
+	if r == accepted {
+		s.fastAccepts.Add(1)
+		return [][]*x509.Certificate{path}, nil
+	}
+	s.declines[r].Add(1)
+	return s.slowVerify(chain, &opts, now)
+}
+
+// slowVerify asks crypto/x509.
+func (s *Store) slowVerify(chain []*x509.Certificate, opts *VerifyOptions, now time.Time) ([][]*x509.Certificate, error) {
+	s.slowCalls.Add(1)
+	inter := x509.NewCertPool()
+	for _, c := range chain[1:] {
+		if c != nil {
+			inter.AddCert(c)
+		}
+	}
+	chains, err := chain[0].Verify(x509.VerifyOptions{
+		Roots:         s.pool,
+		Intermediates: inter,
+		DNSName:       opts.DNSName,
+		KeyUsages:     opts.KeyUsages,
+		CurrentTime:   now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return fipsFilter(chains)
+}
+
+// errNoFIPSChain is returned when every chain crypto/x509 found has a key
+// that crypto/tls refuses in FIPS 140-3 mode.
+var errNoFIPSChain = errors.New("truststore: no FIPS 140-3 compatible certificate chain")
+
+// fipsFilter drops the chains that crypto/tls would drop when
+// crypto/fips140 is enabled.
+func fipsFilter(chains [][]*x509.Certificate) ([][]*x509.Certificate, error) {
+	if !fips140.Enabled() {
+		return chains, nil
+	}
+	var ok [][]*x509.Certificate
+	for _, ch := range chains {
+		if fipsChainAllowed(ch) {
+			ok = append(ok, ch)
+		}
+	}
+	if len(ok) == 0 {
+		return nil, errNoFIPSChain
+	}
+	return ok, nil
+}
+
+func ecdsaKey(c *x509.Certificate) *ecdsa.PublicKey {
+	pub, _ := c.PublicKey.(*ecdsa.PublicKey)
+	return pub
+}
