@@ -1,0 +1,592 @@
+package keytable_test
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/sha512"
+	"errors"
+	"math/big"
+	mrand "math/rand/v2"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
+	"github.com/p256tls/p256tls/keytable"
+	"github.com/p256tls/p256tls/verify"
+)
+
+var nBig = ecdsatest.N
+
+// agree checks that the table, ordinary verification and crypto/ecdsa all
+// give want for the DER signature sig (and for its raw form when it parses).
+func agree(t testing.TB, pub *ecdsa.PublicKey, tab *keytable.Table, digest, sig []byte, want bool) {
+	t.Helper()
+	std := ecdsa.VerifyASN1(pub, digest, sig)
+	got := tab.VerifyASN1(digest, sig)
+	ord := verify.VerifyASN1(pub, digest, sig)
+	if std != want || got != want || ord != want {
+		t.Fatalf("digest %x sig %x: want %v; crypto/ecdsa %v, table %v, ordinary %v", digest, sig, want, std, got, ord)
+	}
+}
+
+// agreeRaw does the same for (r, s) as 32-byte values.
+func agreeRaw(t testing.TB, pub *ecdsa.PublicKey, tab *keytable.Table, digest []byte, r, s *big.Int, want bool) {
+	t.Helper()
+	std := ecdsa.Verify(pub, digest, r, s)
+	var rb, sb [32]byte
+	if r.Sign() < 0 || s.Sign() < 0 || r.BitLen() > 256 || s.BitLen() > 256 {
+		t.Fatal("agreeRaw: r or s does not fit 32 bytes")
+	}
+	r.FillBytes(rb[:])
+	s.FillBytes(sb[:])
+	got := tab.Verify(digest, &rb, &sb)
+	ord := verify.Verify(pub, digest, rb[:], sb[:])
+	if std != want || got != want || ord != want {
+		t.Fatalf("digest %x r %x s %x: want %v; crypto/ecdsa %v, table %v, ordinary %v", digest, r, s, want, std, got, ord)
+	}
+}
+
+func mustTable(t testing.TB, pub *ecdsa.PublicKey) *keytable.Table {
+	t.Helper()
+	tab, err := keytable.New(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// TestWycheproof runs every P-256 ECDSA vector of the DER, P1363 and
+// WebCrypto files (SHA-2 and SHA-3) through the table and ordinary paths.
+func TestWycheproof(t *testing.T) {
+	files := []string{
+		"ecdsa_secp256r1_sha256_test.json", "ecdsa_secp256r1_sha512_test.json",
+		"ecdsa_secp256r1_sha256_p1363_test.json", "ecdsa_secp256r1_sha512_p1363_test.json",
+		"ecdsa_secp256r1_webcrypto_test.json",
+		"ecdsa_secp256r1_sha3_256_test.json", "ecdsa_secp256r1_sha3_512_test.json",
+	}
+	total := 0
+	for _, name := range files {
+		for _, g := range ecdsatest.Load(t, name) {
+			tab, err := keytable.NewFromBytes(g.SEC1)
+			if g.Key == nil {
+				if err == nil {
+					t.Fatalf("%s: key %x refused by crypto/ecdsa, accepted by keytable", name, g.SEC1)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s: key %x: %v", name, g.SEC1, err)
+			}
+			for _, v := range g.Tests {
+				digest := ecdsatest.Digest(g.Hash, v.Msg)
+				var got, ord, std bool
+				if g.P1363 {
+					if r, s, ok := ecdsatest.SplitP1363(v.Sig, 32); ok {
+						got = tab.Verify(digest, (*[32]byte)(r), (*[32]byte)(s))
+						ord = verify.Verify(g.Key, digest, r, s)
+						std = ecdsa.Verify(g.Key, digest, new(big.Int).SetBytes(r), new(big.Int).SetBytes(s))
+					}
+				} else {
+					got = tab.VerifyASN1(digest, v.Sig)
+					ord = verify.VerifyASN1(g.Key, digest, v.Sig)
+					std = ecdsa.VerifyASN1(g.Key, digest, v.Sig)
+				}
+				want := v.Result == "valid"
+				if v.Result == "acceptable" {
+					want = std
+				}
+				if got != want || ord != want || std != want {
+					t.Errorf("%s #%d (%s): want %v (%s); table %v, ordinary %v, crypto/ecdsa %v",
+						name, v.ID, v.Comment, want, v.Result, got, ord, std)
+				}
+				total++
+			}
+		}
+	}
+	t.Logf("%d vectors", total)
+}
+
+// triple is one (key, digest, signature) case of the differential test.
+type keyed struct {
+	priv *ecdsa.PrivateKey
+	tab  *keytable.Table
+}
+
+func testKeys(t testing.TB, random int) []keyed {
+	var ks []keyed
+	for _, d := range []*big.Int{big.NewInt(1), big.NewInt(2), new(big.Int).Sub(nBig, big.NewInt(1))} {
+		k := ecdsatest.PrivateKey(d)
+		ks = append(ks, keyed{k, mustTable(t, &k.PublicKey)})
+	}
+	for i := 0; i < random; i++ {
+		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks = append(ks, keyed{k, mustTable(t, &k.PublicKey)})
+	}
+	return ks
+}
+
+// differential runs count random cases: valid signatures over SHA-256,
+// SHA-384, SHA-512 and odd-length digests, and their corruptions (a bit of
+// the signature, of the digest, another key, random r and s), comparing the
+// table, ordinary verification and crypto/ecdsa.
+func differential(t testing.TB, count int, seed uint64) {
+	r := mrand.New(mrand.NewPCG(seed, 99))
+	ks := testKeys(t, 8)
+	for i := 0; i < count; i++ {
+		k := ks[r.IntN(len(ks))]
+		msg := make([]byte, 16)
+		for j := range msg {
+			msg[j] = byte(r.Uint32())
+		}
+		var digest []byte
+		switch r.IntN(5) {
+		case 0:
+			h := sha256.Sum256(msg)
+			digest = h[:]
+		case 1:
+			h := sha512.Sum384(msg)
+			digest = h[:]
+		case 2:
+			h := sha512.Sum512(msg)
+			digest = h[:]
+		case 3:
+			digest = make([]byte, r.IntN(70))
+			for j := range digest {
+				digest[j] = byte(r.Uint32())
+			}
+		case 4:
+			h := sha256.Sum256(msg)
+			digest = h[:20+r.IntN(12)]
+		}
+		sig, err := ecdsa.SignASN1(rand.Reader, k.priv, digest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch r.IntN(6) {
+		case 0, 1:
+			agree(t, &k.priv.PublicKey, k.tab, digest, sig, true)
+		case 2:
+			sig[r.IntN(len(sig))] ^= byte(1 << r.IntN(8))
+			agree(t, &k.priv.PublicKey, k.tab, digest, sig, ecdsa.VerifyASN1(&k.priv.PublicKey, digest, sig))
+		case 3:
+			if len(digest) == 0 {
+				digest = []byte{0}
+			}
+			digest[r.IntN(len(digest))] ^= byte(1 << r.IntN(8))
+			agree(t, &k.priv.PublicKey, k.tab, digest, sig, ecdsa.VerifyASN1(&k.priv.PublicKey, digest, sig))
+		case 4:
+			o := ks[r.IntN(len(ks))]
+			agree(t, &o.priv.PublicKey, o.tab, digest, sig, o.priv.Equal(k.priv))
+		case 5:
+			rr := new(big.Int).Rand(mr(r), nBig)
+			ss := new(big.Int).Rand(mr(r), nBig)
+			agreeRaw(t, &k.priv.PublicKey, k.tab, digest, rr, ss, ecdsa.Verify(&k.priv.PublicKey, digest, rr, ss))
+		}
+	}
+}
+
+// TestDifferential compares the three verifiers on a few thousand random
+// cases.
+func TestDifferential(t *testing.T) {
+	n := 3000
+	if testing.Short() {
+		n = 1000
+	}
+	differential(t, n, 1)
+}
+
+// TestDifferentialLong runs 200,000 cases. It is opt-in: it runs only when
+// the environment sets P256TLS_LONG=1, and never under -short.
+func TestDifferentialLong(t *testing.T) {
+	if testing.Short() || os.Getenv("P256TLS_LONG") != "1" {
+		t.Skip("skipping the 200,000-case differential test: set P256TLS_LONG=1 (and do not pass -short) to run it")
+	}
+	differential(t, 200000, 2)
+	bitFlips(t, 50)
+}
+
+// bitFlips checks that every single-bit flip of count valid signatures (DER
+// and raw) is refused by all three verifiers.
+func bitFlips(t testing.TB, count int) {
+	ks := testKeys(t, 2)
+	for i := 0; i < count; i++ {
+		k := ks[i%len(ks)]
+		digest := sha256.Sum256([]byte{byte(i), byte(i >> 8)})
+		sig, err := ecdsa.SignASN1(rand.Reader, k.priv, digest[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		agree(t, &k.priv.PublicKey, k.tab, digest[:], sig, true)
+		for bit := 0; bit < 8*len(sig); bit++ {
+			sig[bit/8] ^= 1 << (bit % 8)
+			agree(t, &k.priv.PublicKey, k.tab, digest[:], sig, false)
+			sig[bit/8] ^= 1 << (bit % 8)
+		}
+		r, s, err := ecdsa.Sign(rand.Reader, k.priv, digest[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for bit := 0; bit < 256; bit++ {
+			rf := new(big.Int).Xor(r, new(big.Int).Lsh(big.NewInt(1), uint(bit)))
+			sf := new(big.Int).Xor(s, new(big.Int).Lsh(big.NewInt(1), uint(bit)))
+			agreeRaw(t, &k.priv.PublicKey, k.tab, digest[:], rf, s, false)
+			agreeRaw(t, &k.priv.PublicKey, k.tab, digest[:], r, sf, false)
+		}
+	}
+}
+
+func TestBitFlips(t *testing.T) { bitFlips(t, 3) }
+
+type randSource struct{ r *mrand.Rand }
+
+func (s randSource) Int63() int64 { return int64(s.r.Uint64() >> 1) }
+func (s randSource) Seed(int64)   {}
+
+func mr(r *mrand.Rand) *randV1 { return newRandV1(randSource{r}) }
+
+// TestCrafted uses signatures built from known private keys so that u1 and
+// u2 take chosen values: u1 = 0, digits at the run boundaries (positions 64,
+// 65, 129, 130, 194, 195) where the chain meets equal and opposite points
+// and the point at infinity, with keys 1, 2, 3, n−1, n−2.
+func TestCrafted(t *testing.T) {
+	ds := []*big.Int{big.NewInt(1), big.NewInt(2), big.NewInt(3),
+		new(big.Int).Sub(nBig, big.NewInt(1)), new(big.Int).Sub(nBig, big.NewInt(2))}
+	poss := []uint{0, 63, 64, 65, 66, 128, 129, 130, 131, 193, 194, 195, 196, 255}
+	at := func(m int64, pos uint) *big.Int {
+		v := new(big.Int).Lsh(big.NewInt(m), pos)
+		return v.Mod(v, nBig)
+	}
+	type pair struct{ u1, u2 *big.Int }
+	var pairs []pair
+	special := []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(nBig, big.NewInt(1))}
+	for _, a := range special {
+		for _, b := range special[1:] {
+			pairs = append(pairs, pair{a, b})
+		}
+	}
+	for i, p1 := range poss {
+		for j := i - 1; j <= i+1; j++ {
+			if j < 0 || j >= len(poss) {
+				continue
+			}
+			for _, m1 := range []int64{1, 63} {
+				for _, m2 := range []int64{1, 3, 65} {
+					pairs = append(pairs, pair{at(m1, p1), at(m2, poss[j])})
+				}
+			}
+		}
+		pairs = append(pairs, pair{big.NewInt(0), at(1, p1)}, pair{at(1, p1), big.NewInt(1)})
+	}
+	crafted := 0
+	for _, d := range ds {
+		tab := mustTable(t, &ecdsatest.PrivateKey(d).PublicKey)
+		for i, p := range pairs {
+			c, ok := ecdsatest.Craft(d, p.u1, p.u2)
+			if !ok {
+				continue
+			}
+			crafted++
+			agree(t, c.Key, tab, c.Digest, ecdsatest.EncodeDER(c.R, c.S), true)
+			if i%4 == 0 {
+				agreeRaw(t, c.Key, tab, c.Digest, c.R, c.S, true)
+				// The same signature with s moved by one must fail.
+				if s2 := new(big.Int).Add(c.S, big.NewInt(1)); s2.Cmp(nBig) < 0 {
+					agreeRaw(t, c.Key, tab, c.Digest, c.R, s2, false)
+				}
+			}
+		}
+	}
+	t.Logf("%d crafted signatures", crafted)
+}
+
+// TestLargeX covers the branch x(R) ≥ n (r + n < p): the key is a point R
+// whose x-coordinate is at least n, the digest is zero and s = r, so that
+// u1 = 0, u2 = 1 and the chain ends at R with X/Z² = r + n.
+func TestLargeX(t *testing.T) {
+	x, y := ecdsatest.LargeX()
+	enc := make([]byte, 65)
+	enc[0] = 4
+	x.FillBytes(enc[1:33])
+	y.FillBytes(enc[33:])
+	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := keytable.NewFromBytes(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := new(big.Int).Sub(x, nBig)
+	zero := make([]byte, 32)
+	agree(t, pub, tab, zero, ecdsatest.EncodeDER(r, r), true)
+	agreeRaw(t, pub, tab, zero, r, r, true)
+	// r + 1 and r − 1 must fail; so must r = x itself (≥ n).
+	agreeRaw(t, pub, tab, zero, new(big.Int).Add(r, big.NewInt(1)), r, false)
+	agreeRaw(t, pub, tab, zero, new(big.Int).Sub(r, big.NewInt(1)), r, false)
+	agreeRaw(t, pub, tab, zero, x, r, false)
+	// With u2 = 3: s = r/3, the chain ends at 3R, an ordinary point.
+	three := new(big.Int).ModInverse(big.NewInt(3), nBig)
+	s := three.Mul(three, r).Mod(three, nBig)
+	agreeRaw(t, pub, tab, zero, r, s, false)
+}
+
+// TestRanges refuses r or s equal to 0, n, n+1 and 2^256 − 1, in DER and raw
+// form.
+func TestRanges(t *testing.T) {
+	k := testKeys(t, 1)[3]
+	digest := sha256.Sum256([]byte("ranges"))
+	r, s, err := ecdsa.Sign(rand.Reader, k.priv, digest[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+	bad := []*big.Int{big.NewInt(0), nBig, new(big.Int).Add(nBig, big.NewInt(1)), max,
+		new(big.Int).Add(r, nBig), new(big.Int).Add(s, nBig)}
+	for _, b := range bad {
+		for _, sig := range [][2]*big.Int{{b, s}, {r, b}, {b, b}} {
+			agree(t, &k.priv.PublicKey, k.tab, digest[:], ecdsatest.EncodeDER(sig[0], sig[1]), false)
+			if sig[0].BitLen() <= 256 && sig[1].BitLen() <= 256 {
+				agreeRaw(t, &k.priv.PublicKey, k.tab, digest[:], sig[0], sig[1], false)
+			}
+		}
+	}
+	// n − s gives the other valid signature; both are accepted.
+	agreeRaw(t, &k.priv.PublicKey, k.tab, digest[:], r, new(big.Int).Sub(nBig, s), true)
+	// Negative and padded DER integers are refused.
+	der := ecdsatest.EncodeDER(r, s)
+	agree(t, &k.priv.PublicKey, k.tab, digest[:], append(bytes.Clone(der), 0), false)
+	agree(t, &k.priv.PublicKey, k.tab, digest[:], der[:len(der)-1], false)
+}
+
+// TestDigests gives SHA-256, SHA-384 and SHA-512 digests (TLS 1.2) and short
+// ones, and checks the answers are crypto/ecdsa's.
+func TestDigests(t *testing.T) {
+	k := testKeys(t, 1)[3]
+	for _, h := range []crypto.Hash{crypto.SHA256, crypto.SHA384, crypto.SHA512} {
+		digest := ecdsatest.Digest(h, []byte("message"))
+		sig, err := ecdsa.SignASN1(rand.Reader, k.priv, digest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agree(t, &k.priv.PublicKey, k.tab, digest, sig, true)
+		// Bytes past the 32nd do not count (bits2int truncation).
+		d2 := bytes.Clone(digest)
+		if len(d2) > 32 {
+			d2[len(d2)-1] ^= 0xff
+			agree(t, &k.priv.PublicKey, k.tab, d2, sig, true)
+		}
+		d2 = bytes.Clone(digest)
+		d2[31] ^= 1
+		agree(t, &k.priv.PublicKey, k.tab, d2, sig, false)
+	}
+	for _, l := range []int{0, 1, 20, 31} {
+		digest := bytes.Repeat([]byte{0xa5}, l)
+		sig, err := ecdsa.SignASN1(rand.Reader, k.priv, digest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agree(t, &k.priv.PublicKey, k.tab, digest, sig, true)
+	}
+}
+
+func TestConstructorErrors(t *testing.T) {
+	k384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	k256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	for _, c := range []struct {
+		pub  *ecdsa.PublicKey
+		want error
+	}{
+		{nil, keytable.ErrNilKey},
+		{&k384.PublicKey, keytable.ErrCurve},
+		{&ecdsa.PublicKey{Curve: elliptic.P256(), X: big.NewInt(0), Y: big.NewInt(0)}, keytable.ErrInfinity},
+		{&ecdsa.PublicKey{Curve: elliptic.P256(), X: k256.X, Y: new(big.Int).Add(k256.Y, big.NewInt(1))}, keytable.ErrNotOnCurve},
+		{&ecdsa.PublicKey{Curve: elliptic.P256(), X: k256.X, Y: new(big.Int).Add(k256.Y, elliptic.P256().Params().P)}, keytable.ErrNotOnCurve},
+		{&ecdsa.PublicKey{Curve: elliptic.P256(), X: new(big.Int).Neg(k256.X), Y: k256.Y}, keytable.ErrNotOnCurve},
+		{&ecdsa.PublicKey{Curve: elliptic.P256()}, keytable.ErrNotOnCurve},
+	} {
+		if _, err := keytable.New(c.pub); !errors.Is(err, c.want) {
+			t.Errorf("New: got %v, want %v", err, c.want)
+		}
+	}
+	enc, _ := k256.PublicKey.Bytes()
+	for _, c := range []struct {
+		b    []byte
+		want error
+	}{
+		{nil, keytable.ErrEncoding}, {[]byte{0}, keytable.ErrInfinity}, {enc[:64], keytable.ErrEncoding},
+		{append([]byte{5}, enc[1:]...), keytable.ErrEncoding},
+		{append(bytes.Clone(enc[:64]), enc[64]^1), keytable.ErrNotOnCurve},
+	} {
+		if _, err := keytable.NewFromBytes(c.b); !errors.Is(err, c.want) {
+			t.Errorf("NewFromBytes(%x): got %v, want %v", c.b, err, c.want)
+		}
+	}
+	// Compressed encodings are accepted.
+	x := k256.PublicKey
+	comp := elliptic.MarshalCompressed(elliptic.P256(), x.X, x.Y)
+	tab, err := keytable.NewFromBytes(comp)
+	if err != nil || !tab.PublicKey().Equal(&k256.PublicKey) || !bytes.Equal(tab.Bytes(), enc) {
+		t.Errorf("compressed key: %v", err)
+	}
+}
+
+func TestPublicKey(t *testing.T) {
+	k := testKeys(t, 1)[3]
+	if !k.tab.PublicKey().Equal(&k.priv.PublicKey) {
+		t.Fatal("PublicKey differs from the key the table was built from")
+	}
+}
+
+func TestMarshal(t *testing.T) {
+	ks := testKeys(t, 2)
+	k, other := ks[3], ks[4]
+	enc, err := k.tab.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _ := k.priv.PublicKey.Bytes()
+	if len(enc) != 8291 || !bytes.Equal(enc[:65], pub) || enc[65] != 1 || enc[66] != 7 {
+		t.Fatalf("encoding does not follow the documented format (len %d)", len(enc))
+	}
+	var tab keytable.Table
+	if err := tab.UnmarshalBinary(enc); err != nil {
+		t.Fatal(err)
+	}
+	digest := sha256.Sum256([]byte("marshal"))
+	sig, _ := ecdsa.SignASN1(rand.Reader, k.priv, digest[:])
+	agree(t, &k.priv.PublicKey, &tab, digest[:], sig, true)
+	again, _ := tab.MarshalBinary()
+	if !bytes.Equal(again, enc) {
+		t.Fatal("re-marshalled table differs")
+	}
+
+	reseal := func(b []byte) []byte {
+		sum := sha256.Sum256(b[:len(b)-32])
+		copy(b[len(b)-32:], sum[:])
+		return b
+	}
+	oenc, _ := other.tab.MarshalBinary()
+	foreign := reseal(append(append(bytes.Clone(enc[:67]), oenc[67:len(oenc)-32]...), make([]byte, 32)...))
+	cases := []struct {
+		name string
+		b    []byte
+		want error
+	}{
+		{"empty", nil, keytable.ErrTruncated},
+		{"truncated", enc[:len(enc)-1], keytable.ErrTruncated},
+		{"extended", append(bytes.Clone(enc), 0), keytable.ErrTruncated},
+		{"header only", enc[:67], keytable.ErrTruncated},
+		{"version", reseal(func() []byte { b := bytes.Clone(enc); b[65] = 2; return b }()), keytable.ErrVersion},
+		{"width", reseal(func() []byte { b := bytes.Clone(enc); b[66] = 6; return b }()), keytable.ErrVersion},
+		{"point off curve", reseal(func() []byte { b := bytes.Clone(enc); b[64] ^= 1; return b }()), keytable.ErrNotOnCurve},
+		{"compressed point", append([]byte{2}, enc[1:]...), keytable.ErrEncoding},
+		{"entry bit", func() []byte { b := bytes.Clone(enc); b[1000] ^= 4; return b }(), keytable.ErrChecksum},
+		{"entry bit, resealed", reseal(func() []byte { b := bytes.Clone(enc); b[1000] ^= 4; return b }()), keytable.ErrEntries},
+		{"entries of another key", foreign, keytable.ErrEntries},
+		{"checksum bit", func() []byte { b := bytes.Clone(enc); b[len(b)-1] ^= 1; return b }(), keytable.ErrChecksum},
+	}
+	for _, c := range cases {
+		var t2 keytable.Table
+		if err := t2.UnmarshalBinary(c.b); !errors.Is(err, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
+		}
+	}
+	// A failed UnmarshalBinary leaves the table as it was.
+	if err := tab.UnmarshalBinary(foreign); err == nil {
+		t.Fatal("foreign table accepted")
+	}
+	agree(t, &k.priv.PublicKey, &tab, digest[:], sig, true)
+}
+
+// TestConcurrent verifies with one table from many goroutines (run with
+// -race in CI).
+func TestConcurrent(t *testing.T) {
+	k := testKeys(t, 1)[3]
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				digest := sha256.Sum256([]byte{byte(g), byte(i)})
+				sig, err := ecdsa.SignASN1(rand.Reader, k.priv, digest[:])
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !k.tab.VerifyASN1(digest[:], sig) {
+					t.Error("valid signature refused")
+				}
+				digest[0] ^= 1
+				if k.tab.VerifyASN1(digest[:], sig) {
+					t.Error("invalid signature accepted")
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestAllocations(t *testing.T) {
+	k := testKeys(t, 1)[3]
+	digest := sha256.Sum256([]byte("allocs"))
+	sig, _ := ecdsa.SignASN1(rand.Reader, k.priv, digest[:])
+	r, s, _ := ecdsa.Sign(rand.Reader, k.priv, digest[:])
+	var rb, sb [32]byte
+	r.FillBytes(rb[:])
+	s.FillBytes(sb[:])
+	for name, f := range map[string]func(){
+		"Table.VerifyASN1":  func() { k.tab.VerifyASN1(digest[:], sig) },
+		"Table.Verify":      func() { k.tab.Verify(digest[:], &rb, &sb) },
+		"verify.VerifyASN1": func() { verify.VerifyASN1(&k.priv.PublicKey, digest[:], sig) },
+		"verify.Verify":     func() { verify.Verify(&k.priv.PublicKey, digest[:], rb[:], sb[:]) },
+	} {
+		if a := testing.AllocsPerRun(20, f); a != 0 {
+			t.Errorf("%s: %v allocations per call", name, a)
+		}
+	}
+}
+
+// fuzzKeys are the keys FuzzVerifyASN1 chooses from.
+var fuzzKeys = func() []*ecdsa.PrivateKey {
+	var ks []*ecdsa.PrivateKey
+	for _, d := range []string{"1", "2", "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721"} {
+		v, _ := new(big.Int).SetString(d, 16)
+		ks = append(ks, ecdsatest.PrivateKey(v))
+	}
+	return ks
+}()
+
+// FuzzVerifyASN1 checks that the table and ordinary verification agree with
+// crypto/ecdsa on every input.
+func FuzzVerifyASN1(f *testing.F) {
+	tabs := make([]*keytable.Table, len(fuzzKeys))
+	for i, k := range fuzzKeys {
+		tabs[i] = mustTable(f, &k.PublicKey)
+		for _, m := range []string{"", "a", "fuzz"} {
+			digest := sha256.Sum256([]byte(m))
+			sig, _ := ecdsa.SignASN1(rand.Reader, k, digest[:])
+			f.Add(uint8(i), digest[:], sig)
+		}
+	}
+	f.Add(uint8(0), []byte{}, []byte{0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01})
+	f.Fuzz(func(t *testing.T, ki uint8, digest, sig []byte) {
+		i := int(ki) % len(fuzzKeys)
+		pub := &fuzzKeys[i].PublicKey
+		std := ecdsa.VerifyASN1(pub, digest, sig)
+		if got := tabs[i].VerifyASN1(digest, sig); got != std {
+			t.Fatalf("table %v, crypto/ecdsa %v", got, std)
+		}
+		if got := verify.VerifyASN1(pub, digest, sig); got != std {
+			t.Fatalf("ordinary %v, crypto/ecdsa %v", got, std)
+		}
+	})
+}
