@@ -1,0 +1,195 @@
+package main
+
+// Primitive rows: each operation is timed in its own loop in one goroutine
+// (ns per op of process CPU time), the standard library and p256tls
+// interleaved round by round like the handshakes.
+
+import (
+	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/sha512"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// primitive is one row. A nil side has no implementation to time; note
+// says why.
+type primitive struct {
+	name    string
+	std     func() error
+	ours    func() error
+	note    string
+	openssl string // which openssl speed figure goes with this row: "sign", "verify" or ""
+}
+
+// nInputs distinct digests (and signatures) are cycled through.
+const nInputs = 64
+
+type sigSet struct {
+	digests, sigs [][]byte
+}
+
+func makeSigs(priv *ecdsa.PrivateKey, hash func([]byte) []byte) (sigSet, error) {
+	var s sigSet
+	for i := 0; i < nInputs; i++ {
+		d := hash([]byte(fmt.Sprintf("tlsbench message %d", i)))
+		sig, err := ecdsa.SignASN1(rand.Reader, priv, d)
+		if err != nil {
+			return s, err
+		}
+		s.digests = append(s.digests, d)
+		s.sigs = append(s.sigs, sig)
+	}
+	return s, nil
+}
+
+var errBadSig = errors.New("a valid signature did not verify")
+
+func verifier(f func(digest, sig []byte) bool, s sigSet) func() error {
+	i := 0
+	return func() error {
+		k := i % nInputs
+		i++
+		if !f(s.digests[k], s.sigs[k]) {
+			return errBadSig
+		}
+		return nil
+	}
+}
+
+func signer(f func(digest []byte) ([]byte, error), s sigSet) func() error {
+	i := 0
+	return func() error {
+		_, err := f(s.digests[i%nInputs])
+		i++
+		return err
+	}
+}
+
+func buildPrimitives() ([]primitive, error) {
+	p256, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	p384, err := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	s256, err := makeSigs(p256, func(b []byte) []byte { h := sha256.Sum256(b); return h[:] })
+	if err != nil {
+		return nil, err
+	}
+	s384, err := makeSigs(p384, func(b []byte) []byte { h := sha512.Sum384(b); return h[:] })
+	if err != nil {
+		return nil, err
+	}
+	pub := &p256.PublicKey
+
+	stdSign := signer(func(d []byte) ([]byte, error) { return ecdsa.SignASN1(rand.Reader, p256, d) }, s256)
+	stdVerify := verifier(func(d, sig []byte) bool { return ecdsa.VerifyASN1(pub, d, sig) }, s256)
+	std384 := verifier(func(d, sig []byte) bool { return ecdsa.VerifyASN1(&p384.PublicKey, d, sig) }, s384)
+
+	rows := []primitive{
+		{name: "sign P-256, checked (Signer.Sign vs ecdsa.SignASN1)", std: stdSign, openssl: "sign"},
+		{name: "sign P-256, unchecked (Signer.SignUnchecked vs ecdsa.SignASN1)", std: stdSign, openssl: "sign"},
+		{name: "verify P-256 with the key's table (Table.VerifyASN1 vs ecdsa.VerifyASN1)", std: stdVerify},
+		{name: "verify P-256, ordinary (verify.VerifyASN1 vs ecdsa.VerifyASN1)", std: stdVerify, openssl: "verify"},
+		{name: "table build for one P-256 key (keytable.New; stdlib has none)"},
+		{name: "verify P-384 (verify.VerifyASN1 vs ecdsa.VerifyASN1)", std: std384},
+	}
+
+	if sg, err := newOursSigner(p256); err != nil {
+		rows[0].note = "p256tls: " + err.Error()
+		rows[1].note = rows[0].note
+		rows[2].note = rows[0].note
+	} else {
+		// Every p256tls signature is checked once against crypto/ecdsa
+		// before timing; the timed loops then run the real calls.
+		for _, d := range s256.digests[:4] {
+			for _, f := range []func([]byte) ([]byte, error){
+				func(d []byte) ([]byte, error) { return sg.Sign(rand.Reader, d, crypto.SHA256) },
+				sg.SignUnchecked,
+			} {
+				sig, err := f(d)
+				if err != nil {
+					return nil, fmt.Errorf("p256tls signer: %w", err)
+				}
+				if !ecdsa.VerifyASN1(pub, d, sig) {
+					return nil, errors.New("p256tls signer: a signature does not verify with crypto/ecdsa")
+				}
+			}
+		}
+		rows[0].ours = signer(func(d []byte) ([]byte, error) { return sg.Sign(rand.Reader, d, crypto.SHA256) }, s256)
+		rows[1].ours = signer(sg.SignUnchecked, s256)
+		rows[2].ours = verifier(sg.VerifyWithTable, s256)
+	}
+	rows[3].ours = verifier(func(d, sig []byte) bool { return oursVerify(pub, d, sig) }, s256)
+	if err := oursTableBuild(pub); err != nil {
+		rows[4].note = "p256tls: keytable " + err.Error()
+	} else {
+		rows[4].ours = func() error { return oursTableBuild(pub) }
+	}
+	rows[5].ours = verifier(func(d, sig []byte) bool { return oursVerify(&p384.PublicKey, d, sig) }, s384)
+	return rows, nil
+}
+
+// timeOps runs op for about d of wall time and returns ns per op of
+// process CPU time (getrusage): on a busy machine, time spent waiting for a
+// core is not charged to the operation. Where CPU time is unavailable it
+// falls back to wall time.
+func timeOps(ctx context.Context, op func() error, d time.Duration) (sample, error) {
+	const batch = 4
+	c0, cerr := cpuTime()
+	start := time.Now()
+	var n int64
+	for {
+		for i := 0; i < batch; i++ {
+			if err := op(); err != nil {
+				return sample{value: math.NaN(), n: n}, err
+			}
+		}
+		n += batch
+		el := time.Since(start)
+		if el >= d || ctx.Err() != nil {
+			spent := el
+			if cerr == nil {
+				c1, err := cpuTime()
+				if err != nil {
+					return sample{value: math.NaN(), n: n}, err
+				}
+				spent = c1 - c0
+			}
+			return sample{value: float64(spent.Nanoseconds()) / float64(n), n: n}, ctx.Err()
+		}
+	}
+}
+
+// primVariants are the variants a row can time.
+func (p primitive) variants() []string {
+	var v []string
+	if p.std != nil {
+		v = append(v, vStdlib)
+	}
+	if p.ours != nil {
+		v = append(v, vOurs)
+	}
+	return v
+}
+
+func (p primitive) run(ctx context.Context, v string, d time.Duration, warm bool) (sample, error) {
+	op := p.std
+	if v == vOurs {
+		op = p.ours
+	}
+	s, err := timeOps(ctx, op, d)
+	if err != nil {
+		return s, fmt.Errorf("%s (%s): %w", p.name, v, err)
+	}
+	return s, nil
+}

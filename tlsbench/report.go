@@ -1,0 +1,463 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+type results struct {
+	opts        options
+	machine     map[string]any
+	started     time.Time
+	elapsed     time.Duration
+	prims       []primResult
+	primErr     error
+	hs          []hsResult
+	interrupted bool
+}
+
+type primResult struct {
+	p         primitive
+	m         *measured
+	err       error
+	opensslNs float64 // 0 when openssl speed was not run for this row
+}
+
+// summary is what the table, the JSON and the SVG show for a row.
+type summary struct {
+	std, ours, ossl             stat // values per variant (N = 0 when absent)
+	ratio, osslRatio            stat // ours/std and ours/openssl, round by round
+	stdRate, oursRate, osslRate stat // handshakes per second
+	rateRatio                   stat
+}
+
+func summarize(m *measured) summary {
+	var s summary
+	if m == nil {
+		return s
+	}
+	s.std, s.ours, s.ossl = statOf(m.values(vStdlib)), statOf(m.values(vOurs)), statOf(m.values(vOpenSSL))
+	s.ratio = statOf(pairRatios(m.values(vOurs), m.values(vStdlib)))
+	s.osslRatio = statOf(pairRatios(m.values(vOurs), m.values(vOpenSSL)))
+	s.stdRate, s.oursRate, s.osslRate = statOf(m.rates(vStdlib)), statOf(m.rates(vOurs)), statOf(m.rates(vOpenSSL))
+	s.rateRatio = statOf(pairRatios(m.rates(vOurs), m.rates(vStdlib)))
+	return s
+}
+
+// problems are the reasons for exit status 1: failed handshakes, rows that
+// could not be measured.
+func (r *results) problems() []string {
+	var out []string
+	if r.primErr != nil {
+		out = append(out, "primitives: "+r.primErr.Error())
+	}
+	for _, p := range r.prims {
+		if p.err != nil && !r.interrupted {
+			out = append(out, p.err.Error())
+		}
+	}
+	for _, h := range r.hs {
+		if h.m != nil && h.m.failures > 0 {
+			out = append(out, fmt.Sprintf("%s: %d failed handshakes (%s)", h.row.label(), h.m.failures, strings.Join(h.m.errs, "; ")))
+		}
+		if h.err != nil && !r.interrupted {
+			out = append(out, fmt.Sprintf("%s: %v", h.row.label(), h.err))
+		}
+	}
+	return out
+}
+
+func fmtVal(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "—"
+	case x >= 100:
+		return fmt.Sprintf("%.0f", x)
+	case x >= 10:
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.2f", x)
+}
+
+func fmtStat(s stat) string {
+	if !s.ok() {
+		return "—"
+	}
+	if s.N == 1 {
+		return fmtVal(s.Med)
+	}
+	return fmt.Sprintf("%s [%s–%s]", fmtVal(s.Med), fmtVal(s.Min), fmtVal(s.Max))
+}
+
+func fmtRatio(s stat) string {
+	if !s.ok() {
+		return "—"
+	}
+	out := fmt.Sprintf("%.2f", s.Med)
+	if s.N > 1 {
+		out += fmt.Sprintf(" [%.2f–%.2f]", s.Min, s.Max)
+	}
+	if s.wide() {
+		out += " !"
+	}
+	return out
+}
+
+func (r *results) machineLine() string {
+	m := r.machine
+	line := fmt.Sprintf("%v, %v CPUs (GOMAXPROCS %v), %v/%v", m["cpu"], m["cpus"], m["gomaxprocs"], m["os"], m["arch"])
+	if k, ok := m["kernel"]; ok {
+		line += fmt.Sprintf(", kernel %v", k)
+	}
+	line += fmt.Sprintf(", %v", m["go"])
+	if v, ok := m["openssl"]; ok {
+		line += fmt.Sprintf(", %v", v)
+	}
+	return line
+}
+
+func (r *results) settingsLine() string {
+	o := r.opts
+	return fmt.Sprintf("%d interleaved rounds after a warm-up, %v per run (primitives %v), %d concurrent clients over 127.0.0.1",
+		o.rounds, o.duration, o.duration/2, o.concurrency)
+}
+
+func writeTable(w io.Writer, r *results) {
+	o := r.opts
+	fmt.Fprintln(w, "tlsbench: the standard library (stdlib) against p256tls")
+	fmt.Fprintln(w, "machine:", r.machineLine())
+	fmt.Fprintf(w, "run:     %s; took %s\n", r.settingsLine(), roundDuration(r.elapsed))
+	fmt.Fprintln(w, "values:  median [min–max] over the rounds; ratio = p256tls/stdlib taken round by round (below 1: p256tls costs less)")
+	if len(standIns) > 0 {
+		fmt.Fprintf(w, "WARNING: %s not in this tree yet: those p256tls columns run the standard library (stand-ins), not p256tls.\n",
+			strings.Join(standIns, ", "))
+	}
+	withOpenSSL := o.openssl
+
+	if len(r.prims) > 0 || r.primErr != nil {
+		fmt.Fprintln(w)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		head := "PRIMITIVES (ns/op)\tstdlib\tp256tls\tratio"
+		if withOpenSSL {
+			head += "\topenssl speed\tp256tls/openssl"
+		}
+		fmt.Fprintln(tw, head+"\t")
+		for _, p := range r.prims {
+			s := summarize(p.m)
+			line := fmt.Sprintf("%s\t%s\t%s\t%s", p.p.name, fmtStat(s.std), fmtStat(s.ours), fmtRatio(s.ratio))
+			if withOpenSSL {
+				if p.opensslNs > 0 {
+					line += fmt.Sprintf("\t%s\t%s", fmtVal(p.opensslNs), fmtVal(s.ours.Med/p.opensslNs))
+				} else {
+					line += "\t—\t—"
+				}
+			}
+			fmt.Fprintln(tw, line+"\t")
+		}
+		tw.Flush()
+		for _, p := range r.prims {
+			if p.err != nil {
+				fmt.Fprintf(w, "  error: %v\n", p.err)
+			}
+			if p.p.note != "" {
+				fmt.Fprintf(w, "  %s: %s\n", p.p.name, p.p.note)
+			}
+		}
+		if be := tableBreakEven(r.prims); be != "" {
+			fmt.Fprintln(w, "  "+be)
+		}
+		if r.primErr != nil {
+			fmt.Fprintf(w, "  error: %v\n", r.primErr)
+		}
+	}
+
+	if len(r.hs) > 0 {
+		fmt.Fprintln(w)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		head := "HANDSHAKES (CPU µs per handshake, measured side only)\tside\tstdlib\tp256tls\tratio\tfailed"
+		if withOpenSSL {
+			head += "\topenssl s_server\tp256tls/openssl"
+		}
+		fmt.Fprintln(tw, head+"\t")
+		for _, h := range r.hs {
+			s := summarize(h.m)
+			failed := "—"
+			if h.m != nil {
+				failed = fmt.Sprint(h.m.failures)
+			}
+			line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", h.row.s.name(), h.row.side, fmtStat(s.std), fmtStat(s.ours), fmtRatio(s.ratio), failed)
+			if withOpenSSL {
+				line += fmt.Sprintf("\t%s\t%s", fmtStat(s.ossl), fmtRatio(s.osslRatio))
+			}
+			fmt.Fprintln(tw, line+"\t")
+			if h.row.side == "server" && s.std.ok() {
+				line := fmt.Sprintf("  ↳ handshakes/s, %d clients (whole machine)\t\t%s\t%s\t%s\t", o.concurrency, fmtStat(s.stdRate), fmtStat(s.oursRate), fmtRatio(s.rateRatio))
+				if withOpenSSL {
+					line += fmt.Sprintf("\t%s\t", fmtStat(s.osslRate))
+				}
+				fmt.Fprintln(tw, line+"\t")
+			}
+		}
+		tw.Flush()
+		for _, h := range r.hs {
+			if h.err != nil {
+				fmt.Fprintf(w, "  %s: error: %v\n", h.row.label(), h.err)
+			}
+		}
+	}
+	notes := r.notes()
+	if len(notes) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Notes:")
+		for _, n := range notes {
+			fmt.Fprintln(w, "  - "+n)
+		}
+	}
+}
+
+// tableBreakEven says after how many verifications a key's table has paid
+// for itself.
+func tableBreakEven(prims []primResult) string {
+	var build, tableV, plainV stat
+	for _, p := range prims {
+		s := summarize(p.m)
+		switch {
+		case strings.HasPrefix(p.p.name, "table build"):
+			build = s.ours
+		case strings.HasPrefix(p.p.name, "verify P-256 with the key's table"):
+			tableV = s.ours
+		case strings.HasPrefix(p.p.name, "verify P-256, ordinary"):
+			plainV = s.ours
+		}
+	}
+	if !build.ok() || !tableV.ok() || !plainV.ok() || plainV.Med <= tableV.Med {
+		return ""
+	}
+	return fmt.Sprintf("a key's table pays for its build after about %.0f verifications with that key (build / (ordinary − table))",
+		math.Ceil(build.Med/(plainV.Med-tableV.Med)))
+}
+
+// notes are the lines under the table (and in the JSON).
+func (r *results) notes() []string {
+	var out []string
+	groups := map[string][]string{}
+	var order []string
+	for _, h := range r.hs {
+		if h.m == nil || h.m.group == "" {
+			continue
+		}
+		k := "TLS " + h.row.s.TLS
+		if !slices.Contains(groups[k], h.m.group) {
+			groups[k] = append(groups[k], h.m.group)
+		}
+		if !slices.Contains(order, k) {
+			order = append(order, k)
+		}
+	}
+	if len(order) > 0 {
+		var parts []string
+		for _, k := range order {
+			parts = append(parts, k+": "+strings.Join(groups[k], ", "))
+		}
+		line := "key exchange negotiated (Go's defaults): " + strings.Join(parts, "; ")
+		if r.opts.openssl {
+			line = "key exchange negotiated (clients offer X25519 only, for parity with openssl s_server): " + strings.Join(parts, "; ")
+		}
+		out = append(out, line)
+	}
+	// Row notes: a note every row shares is said once.
+	var noteOrder []string
+	noteRows := map[string][]string{}
+	for _, h := range r.hs {
+		for _, n := range h.notes {
+			if _, ok := noteRows[n]; !ok {
+				noteOrder = append(noteOrder, n)
+			}
+			noteRows[n] = append(noteRows[n], h.row.label())
+		}
+	}
+	for _, n := range noteOrder {
+		if len(noteRows[n]) == len(r.hs) {
+			out = append(out, "every handshake row: "+n)
+		} else {
+			out = append(out, strings.Join(noteRows[n], ", ")+": "+n)
+		}
+	}
+	for _, h := range r.hs {
+		if h.row.s.Resume && h.m != nil && h.m.n > 0 {
+			out = append(out, fmt.Sprintf("%s: %.1f%% of the measured handshakes resumed", h.row.label(), 100*float64(h.m.resumed)/float64(h.m.n)))
+		}
+	}
+	hasClient := false
+	for _, h := range r.hs {
+		hasClient = hasClient || h.row.side == "client"
+	}
+	if hasClient {
+		out = append(out, "client rows: standard crypto/tls verification (chain to the root, then CertificateVerify) against a stdlib server and a p256tls server; the trust-store rows join them when the trust store (truststore/) exists")
+	}
+	if len(r.hs) > 0 {
+		out = append(out, fmt.Sprintf("handshakes/s are wall-clock rates with both processes sharing this machine's %v CPUs, not a server's capacity", r.machine["cpus"]))
+	}
+	wide := false
+	for _, p := range r.prims {
+		wide = wide || summarize(p.m).ratio.wide()
+	}
+	for _, h := range r.hs {
+		s := summarize(h.m)
+		wide = wide || s.ratio.wide() || s.osslRatio.wide()
+	}
+	if wide {
+		out = append(out, fmt.Sprintf("! the ratio's min–max range is wider than %.0f%% of its median: too wide to trust; rerun with more -rounds or a longer -duration on a quieter machine", 100*wideSpread))
+	}
+	if r.opts.openssl {
+		out = append(out, "openssl s_server column: OpenSSL's server CPU per handshake (from /proc), same chain and key, same Go clients, one line echoed (-rev) after each handshake as with the Go servers")
+	}
+	if r.interrupted {
+		out = append(out, "interrupted: the results are partial")
+	}
+	return out
+}
+
+// JSON output.
+
+type jsonOut struct {
+	Machine    map[string]any `json:"machine"`
+	Settings   map[string]any `json:"settings"`
+	Primitives []jsonPrim     `json:"primitives"`
+	Handshakes []jsonHS       `json:"handshakes"`
+	Notes      []string       `json:"notes"`
+	StandIns   []string       `json:"stand_ins,omitempty"`
+	Problems   []string       `json:"problems,omitempty"`
+}
+
+type jsonPrim struct {
+	Name         string    `json:"name"`
+	StdlibNs     *float64  `json:"stdlib_ns"`
+	P256tlsNs    *float64  `json:"p256tls_ns"`
+	Ratio        *float64  `json:"ratio"`
+	StdlibRange  []float64 `json:"stdlib_range,omitempty"`
+	P256tlsRange []float64 `json:"p256tls_range,omitempty"`
+	RatioRange   []float64 `json:"ratio_range,omitempty"`
+	Wide         bool      `json:"spread_too_wide,omitempty"`
+	OpenSSLNs    *float64  `json:"openssl_ns,omitempty"`
+	Note         string    `json:"note,omitempty"`
+	Error        string    `json:"error,omitempty"`
+}
+
+type jsonHS struct {
+	Name           string    `json:"name"`
+	Side           string    `json:"side"`
+	StdlibCPUus    *float64  `json:"stdlib_cpu_us"`
+	P256tlsCPUus   *float64  `json:"p256tls_cpu_us"`
+	Ratio          *float64  `json:"ratio"`
+	Failures       int64     `json:"failures"`
+	StdlibRange    []float64 `json:"stdlib_range,omitempty"`
+	P256tlsRange   []float64 `json:"p256tls_range,omitempty"`
+	RatioRange     []float64 `json:"ratio_range,omitempty"`
+	Wide           bool      `json:"spread_too_wide,omitempty"`
+	Handshakes     int64     `json:"handshakes"`
+	StdlibPerSec   *float64  `json:"stdlib_per_sec,omitempty"`
+	P256tlsPerSec  *float64  `json:"p256tls_per_sec,omitempty"`
+	OpenSSLCPUus   *float64  `json:"openssl_cpu_us,omitempty"`
+	Transport      string    `json:"transport"`
+	TLS            string    `json:"tls"`
+	Resumed        bool      `json:"resumed"`
+	Key            string    `json:"key"`
+	Group          string    `json:"group,omitempty"`
+	ResumedPercent *float64  `json:"resumed_percent,omitempty"`
+	Note           string    `json:"note,omitempty"`
+	Error          string    `json:"error,omitempty"`
+}
+
+func ptr(s stat) *float64 {
+	if !s.ok() {
+		return nil
+	}
+	v := s.Med
+	return &v
+}
+
+func rng(s stat) []float64 {
+	if !s.ok() {
+		return nil
+	}
+	return []float64{s.Min, s.Max}
+}
+
+func writeJSON(w io.Writer, r *results) error {
+	o := r.opts
+	out := jsonOut{
+		Machine: r.machine,
+		Settings: map[string]any{
+			"duration_ms":           float64(o.duration) / 1e6,
+			"primitive_duration_ms": float64(o.duration/2) / 1e6,
+			"rounds":                o.rounds,
+			"concurrency":           o.concurrency,
+			"key":                   o.key,
+			"transport":             o.transport,
+			"tls":                   o.tls,
+			"resume":                o.resume,
+			"only":                  o.only,
+			"openssl":               o.openssl,
+			"spread_limit":          wideSpread,
+			"elapsed_s":             r.elapsed.Seconds(),
+			"interrupted":           r.interrupted,
+		},
+		Primitives: []jsonPrim{},
+		Handshakes: []jsonHS{},
+		Notes:      r.notes(),
+		StandIns:   standIns,
+		Problems:   r.problems(),
+	}
+	for _, p := range r.prims {
+		s := summarize(p.m)
+		j := jsonPrim{
+			Name: p.p.name, StdlibNs: ptr(s.std), P256tlsNs: ptr(s.ours), Ratio: ptr(s.ratio),
+			StdlibRange: rng(s.std), P256tlsRange: rng(s.ours), RatioRange: rng(s.ratio),
+			Wide: s.ratio.wide(), Note: p.p.note,
+		}
+		if p.opensslNs > 0 {
+			v := p.opensslNs
+			j.OpenSSLNs = &v
+		}
+		if p.err != nil {
+			j.Error = p.err.Error()
+		}
+		out.Primitives = append(out.Primitives, j)
+	}
+	for _, h := range r.hs {
+		s := summarize(h.m)
+		j := jsonHS{
+			Name: h.row.s.name(), Side: h.row.side,
+			StdlibCPUus: ptr(s.std), P256tlsCPUus: ptr(s.ours), Ratio: ptr(s.ratio),
+			StdlibRange: rng(s.std), P256tlsRange: rng(s.ours), RatioRange: rng(s.ratio),
+			Wide:      s.ratio.wide(),
+			Transport: h.row.s.Transport, TLS: h.row.s.TLS, Resumed: h.row.s.Resume, Key: h.row.s.Key,
+			OpenSSLCPUus: ptr(s.ossl),
+			Note:         strings.Join(h.notes, "; "),
+		}
+		if h.row.side == "server" {
+			j.StdlibPerSec, j.P256tlsPerSec = ptr(s.stdRate), ptr(s.oursRate)
+		}
+		if h.m != nil {
+			j.Failures, j.Handshakes, j.Group = h.m.failures, h.m.n, h.m.group
+			if h.row.s.Resume && h.m.n > 0 {
+				v := 100 * float64(h.m.resumed) / float64(h.m.n)
+				j.ResumedPercent = &v
+			}
+		}
+		if h.err != nil {
+			j.Error = h.err.Error()
+		}
+		out.Handshakes = append(out.Handshakes, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A short run of the default matrix, as CI does it: the JSON follows the
+// schema, no handshake fails, and the SVG is well-formed.
+func TestShortRunJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 15 s")
+	}
+	svgPath := filepath.Join(t.TempDir(), "chart.svg")
+	o := parseOpts(t, "-duration", "200ms", "-rounds", "2", "-json", "-svg", svgPath)
+	code, stdout, stderr := runBench(t, o)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s\nstdout:\n%s", code, stderr, stdout)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+	}
+	checkSchema(t, doc, 6, 8)
+	for _, h := range doc["handshakes"].([]any) {
+		h := h.(map[string]any)
+		if h["failures"].(float64) != 0 {
+			t.Errorf("%v %v: %v failures", h["side"], h["name"], h["failures"])
+		}
+		if h["stdlib_cpu_us"] == nil {
+			t.Errorf("%v %v: no stdlib value", h["side"], h["name"])
+		}
+	}
+	b, err := os.ReadFile(svgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSVG(t, b, 8)
+}
+
+// checkSchema checks the documented JSON shape:
+// {"machine": {...}, "primitives": [{"name", "stdlib_ns", "p256tls_ns",
+// "ratio"}], "handshakes": [{"name", "side", "stdlib_cpu_us",
+// "p256tls_cpu_us", "ratio", "failures"}]}.
+func checkSchema(t *testing.T, doc map[string]any, nPrims, nHS int) {
+	t.Helper()
+	machine, ok := doc["machine"].(map[string]any)
+	if !ok {
+		t.Fatalf("machine: %T", doc["machine"])
+	}
+	for _, k := range []string{"cpu", "cpus", "os", "arch", "go"} {
+		if _, ok := machine[k]; !ok {
+			t.Errorf("machine.%s missing", k)
+		}
+	}
+	numOrNull := func(where string, v any, present bool) {
+		if !present {
+			t.Errorf("%s missing", where)
+			return
+		}
+		if _, ok := v.(float64); v != nil && !ok {
+			t.Errorf("%s: %T, want number or null", where, v)
+		}
+	}
+	prims, ok := doc["primitives"].([]any)
+	if !ok || len(prims) != nPrims {
+		t.Fatalf("primitives: %d entries (%T), want %d", len(prims), doc["primitives"], nPrims)
+	}
+	for _, p := range prims {
+		p := p.(map[string]any)
+		if _, ok := p["name"].(string); !ok {
+			t.Errorf("primitive name: %T", p["name"])
+		}
+		for _, k := range []string{"stdlib_ns", "p256tls_ns", "ratio"} {
+			v, present := p[k]
+			numOrNull("primitive "+k, v, present)
+		}
+	}
+	hs, ok := doc["handshakes"].([]any)
+	if !ok || len(hs) != nHS {
+		t.Fatalf("handshakes: %d entries (%T), want %d", len(hs), doc["handshakes"], nHS)
+	}
+	for _, h := range hs {
+		h := h.(map[string]any)
+		if _, ok := h["name"].(string); !ok {
+			t.Errorf("handshake name: %T", h["name"])
+		}
+		if side := h["side"]; side != "server" && side != "client" {
+			t.Errorf("handshake side %v", side)
+		}
+		for _, k := range []string{"stdlib_cpu_us", "p256tls_cpu_us", "ratio"} {
+			v, present := h[k]
+			numOrNull("handshake "+k, v, present)
+		}
+		if f, ok := h["failures"].(float64); !ok || f != float64(int64(f)) || f < 0 {
+			t.Errorf("handshake failures: %v", h["failures"])
+		}
+	}
+}
+
+func checkSVG(t *testing.T, b []byte, wantGroups int) {
+	t.Helper()
+	var root struct {
+		XMLName xml.Name
+		Rects   []struct {
+			Title string `xml:"title"`
+		} `xml:"rect"`
+	}
+	if err := xml.Unmarshal(b, &root); err != nil {
+		t.Fatalf("SVG is not well-formed XML: %v", err)
+	}
+	if root.XMLName.Local != "svg" {
+		t.Fatalf("root element %q", root.XMLName.Local)
+	}
+	bars := 0
+	for _, r := range root.Rects {
+		if r.Title != "" {
+			bars++
+		}
+	}
+	if bars < wantGroups {
+		t.Errorf("%d bars, want at least %d", bars, wantGroups)
+	}
+	for _, want := range []string{"stdlib", "p256tls", "µs"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("SVG does not say %q", want)
+		}
+	}
+}
+
+// A server that refuses every third handshake: the failures are counted on
+// both sides' rows, reported, and make the exit status 1.
+func TestFailuresReported(t *testing.T) {
+	for _, tr := range []string{"tcp", "quic"} {
+		t.Run(tr, func(t *testing.T) {
+			o := parseOpts(t, "-only", "handshakes", "-transport", tr, "-duration", "200ms", "-rounds", "1", "-json")
+			o.failEvery = 3
+			code, stdout, stderr := runBench(t, o)
+			if code != 1 {
+				t.Errorf("exit %d, want 1", code)
+			}
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+				t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+			}
+			checkSchema(t, doc, 0, 2)
+			for _, h := range doc["handshakes"].([]any) {
+				h := h.(map[string]any)
+				if f := h["failures"].(float64); f == 0 {
+					t.Errorf("%v row: no failures counted", h["side"])
+				}
+			}
+			// Over TCP the server's own error is reported too; quic-go does
+			// not surface the server's failed connections.
+			if !strings.Contains(stderr, "FAILED") || (tr == "tcp" && !strings.Contains(stderr, "injected")) {
+				t.Errorf("stderr does not report the failures:\n%s", stderr)
+			}
+		})
+	}
+	// The table says so too.
+	o := parseOpts(t, "-only", "handshakes", "-transport", "tcp", "-duration", "100ms", "-rounds", "1")
+	o.failEvery = 2
+	code, stdout, _ := runBench(t, o)
+	if code != 1 || !strings.Contains(stdout, "failed") {
+		t.Errorf("exit %d; table:\n%s", code, stdout)
+	}
+}
+
+// -only primitives draws the primitives in the SVG.
+func TestPrimitivesOnly(t *testing.T) {
+	svgPath := filepath.Join(t.TempDir(), "p.svg")
+	o := parseOpts(t, "-only", "primitives", "-duration", "40ms", "-rounds", "1", "-svg", svgPath)
+	code, stdout, stderr := runBench(t, o)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "PRIMITIVES") || strings.Contains(stdout, "HANDSHAKES") {
+		t.Errorf("table:\n%s", stdout)
+	}
+	b, err := os.ReadFile(svgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "ns, lower is better") {
+		t.Error("SVG of primitives does not say its unit")
+	}
+}

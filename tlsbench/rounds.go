@@ -1,0 +1,169 @@
+package main
+
+// Interleaved A/B rounds: a warm-up of every variant, then rounds of
+// stdlib, p256tls (, openssl), stdlib, p256tls, … each run lasting the
+// same time. Results are medians with min–max; ratios are taken pair by
+// pair (p256tls of round i over stdlib of round i), so that a slow spell
+// of the shared machine hits both sides of a ratio.
+
+import (
+	"context"
+	"math"
+	"slices"
+	"time"
+)
+
+// Variants, in the order they run within a round.
+const (
+	vStdlib  = "stdlib"
+	vOurs    = "p256tls"
+	vOpenSSL = "openssl"
+)
+
+// wideSpread: a ratio whose min–max range is wider than this fraction of
+// its median is flagged as too wide to trust.
+const wideSpread = 0.20
+
+// sample is one run of one variant.
+type sample struct {
+	value    float64 // ns per op (primitives) or CPU µs per handshake; NaN if nothing completed
+	rate     float64 // handshakes per second of wall time (handshakes only)
+	n        int64   // ops or handshakes completed
+	failures int64
+	resumed  int64
+	group    string // negotiated key exchange (handshakes only)
+	errs     []string
+}
+
+// measured is the outcome of interleaved rounds for one row.
+type measured struct {
+	variants []string
+	rounds   [][]sample // [round][variant]
+	failures int64      // over every run, warm-up included
+	errs     []string
+	group    string
+	resumed  int64 // in the measured rounds
+	n        int64 // completed in the measured rounds
+}
+
+// runFunc runs one variant for d. warm marks warm-up runs (discarded).
+type runFunc func(ctx context.Context, variant string, d time.Duration, warm bool) (sample, error)
+
+// interleave runs the warm-up and the rounds. step is called before every
+// run, for the progress indicator (round 0 is the warm-up).
+func interleave(ctx context.Context, variants []string, rounds int, d, warmD time.Duration, run runFunc, step func(round int, variant string)) (*measured, error) {
+	m := &measured{variants: variants}
+	add := func(s sample) {
+		m.failures += s.failures
+		for _, e := range s.errs {
+			if !slices.Contains(m.errs, e) && len(m.errs) < maxErrs {
+				m.errs = append(m.errs, e)
+			}
+		}
+		if s.group != "" {
+			m.group = s.group
+		}
+	}
+	for _, v := range variants {
+		if err := ctx.Err(); err != nil {
+			return m, err
+		}
+		step(0, v)
+		s, err := run(ctx, v, warmD, true)
+		add(s)
+		if err != nil {
+			return m, err
+		}
+	}
+	for r := 1; r <= rounds; r++ {
+		row := make([]sample, len(variants))
+		for i, v := range variants {
+			if err := ctx.Err(); err != nil {
+				return m, err
+			}
+			step(r, v)
+			s, err := run(ctx, v, d, false)
+			add(s)
+			if err != nil {
+				return m, err
+			}
+			row[i] = s
+			m.resumed += s.resumed
+			m.n += s.n
+		}
+		m.rounds = append(m.rounds, row)
+	}
+	return m, nil
+}
+
+func (m *measured) index(v string) int { return slices.Index(m.variants, v) }
+
+// values are the per-round values of variant v.
+func (m *measured) values(v string) []float64 {
+	i := m.index(v)
+	if i < 0 {
+		return nil
+	}
+	out := make([]float64, 0, len(m.rounds))
+	for _, r := range m.rounds {
+		out = append(out, r[i].value)
+	}
+	return out
+}
+
+func (m *measured) rates(v string) []float64 {
+	i := m.index(v)
+	if i < 0 {
+		return nil
+	}
+	out := make([]float64, 0, len(m.rounds))
+	for _, r := range m.rounds {
+		out = append(out, r[i].rate)
+	}
+	return out
+}
+
+// ratios are the pairwise ratios num/den, round by round.
+func pairRatios(num, den []float64) []float64 {
+	var out []float64
+	for i := range min(len(num), len(den)) {
+		if den[i] > 0 && !math.IsNaN(num[i]) && !math.IsNaN(den[i]) {
+			out = append(out, num[i]/den[i])
+		}
+	}
+	return out
+}
+
+// stat is a median with its range. N is 0 when there was nothing to
+// summarise (then the other fields are NaN).
+type stat struct {
+	Med, Min, Max float64
+	N             int
+}
+
+func statOf(xs []float64) stat {
+	var v []float64
+	for _, x := range xs {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			v = append(v, x)
+		}
+	}
+	if len(v) == 0 {
+		return stat{Med: math.NaN(), Min: math.NaN(), Max: math.NaN()}
+	}
+	slices.Sort(v)
+	n := len(v)
+	med := v[n/2]
+	if n%2 == 0 {
+		med = (v[n/2-1] + v[n/2]) / 2
+	}
+	return stat{Med: med, Min: v[0], Max: v[n-1], N: n}
+}
+
+func (s stat) ok() bool { return s.N > 0 }
+
+// wide reports whether the range is too wide, relative to the median, to
+// trust the median.
+func (s stat) wide() bool {
+	return s.ok() && s.Med > 0 && (s.Max-s.Min)/s.Med > wideSpread
+}
