@@ -296,7 +296,9 @@ type scenario struct {
 	opts  VerifyOptions
 }
 
-func (sc *scenario) note(format string, args ...any) { sc.desc = append(sc.desc, fmt.Sprintf(format, args...)) }
+func (sc *scenario) note(format string, args ...any) {
+	sc.desc = append(sc.desc, fmt.Sprintf(format, args...))
+}
 
 // randomKind draws the key type of a generated certificate.
 func randomKind(r *mrand.Rand) keyKind {
