@@ -1,0 +1,18 @@
+package field
+
+import "github.com/p256tls/p256tls/internal/safegcd"
+
+// prime holds p and the constants of the safegcd inversion modulo p.
+var prime = safegcd.NewModulus([4]uint64{p0, p1, p2, p3})
+
+// InvertVartime sets e = a^-1 mod p (0 maps to 0) and returns e. It is not
+// constant time: use it only when a is public, for example to convert public
+// points to affine coordinates.
+//
+// It runs the variable-time Bernstein–Yang divsteps of package safegcd on
+// R²/a: for a = x·R (the Montgomery form of x) that is R/x, the Montgomery
+// form of x^-1, so no conversion in or out of Montgomery form is needed.
+func (e *Element) InvertVartime(a *Element) *Element {
+	prime.DivVartime((*[4]uint64)(e), (*[4]uint64)(&rr), (*[4]uint64)(a))
+	return e
+}

@@ -1,0 +1,432 @@
+// Package safegcd computes modular quotients c/x mod M (and so inverses) for
+// an odd modulus M < 2^256 with the divstep algorithm of Bernstein and Yang,
+// "Fast constant-time gcd computation and modular inversion" (TCHES 2019).
+//
+// Numbers enter and leave as plain little-endian [4]uint64 values; nothing
+// here knows about Montgomery form. A caller working in Montgomery form with
+// R = 2^256 gets (xR)^-1·R = x^-1·R in a single call by passing c = R² mod M
+// as the numerator.
+//
+// Two entry points share the matrix arithmetic:
+//
+//   - Div is constant time: it always runs 590 "half-delta" divsteps (δ
+//     starts at 1/2 instead of 1), a count shown sufficient for all 256-bit
+//     inputs by Wuille's computer-checked convex-hull bound analysis
+//     (github.com/sipa/safegcd-bounds; the paper's own proof, for δ = 1,
+//     gives 741). The divsteps are branch-free, batched 62 to a 2×2
+//     matrix, and the matrices are applied to full-size numbers with a
+//     fixed number of limbs.
+//   - DivVartime is for public inputs only. It runs the original divsteps
+//     (δ = 1), skips runs of zero bits of g with a trailing-zero count,
+//     cancels up to six low bits of g at once (adding f·(−g/f mod 2^k),
+//     looked up in a table), stops as soon as g = 0, and drops limbs of f
+//     and g as they shrink.
+//
+// Internally numbers are signed, in radix 2^62: five int64 limbs, value
+// Σ v[i]·2^(62i). After every update the limbs below the top one are in
+// [0, 2^62) and the top limb carries the sign.
+package safegcd
+
+import "math/bits"
+
+const (
+	limbBits = 62
+	limbMask = 1<<limbBits - 1
+	nLimbs   = 5
+
+	// constSteps is the number of half-delta divsteps Div performs; 590
+	// suffices for every 0 ≤ g ≤ f < 2^256 with f odd.
+	constSteps = 590
+)
+
+// num is a signed integer in radix 2^62, least significant limb first.
+type num [nLimbs]int64
+
+// matrix is the transition matrix of a batch of divsteps, scaled by 2^62:
+// with f, g the values before the batch and f', g' after it,
+// 2^62·f' = u·f + v·g and 2^62·g' = q·f + r·g. |u|+|v| ≤ 2^62 and
+// |q|+|r| ≤ 2^62.
+type matrix struct{ u, v, q, r int64 }
+
+// Modulus is an odd modulus M < 2^256 with the constants the algorithm needs.
+// Build one with NewModulus; it is read-only afterwards and safe for
+// concurrent use.
+type Modulus struct {
+	m    num    // M in radix 2^62
+	minv uint64 // M^-1 mod 2^62
+}
+
+// NewModulus returns the parameters for the odd modulus m (little-endian
+// limbs). It panics if m is even or m < 3. Div and DivVartime return a
+// correct quotient for every x coprime to m (every nonzero x < m for a
+// prime m); for other nonzero x their result is unspecified.
+func NewModulus(m [4]uint64) *Modulus {
+	if m[0]&1 == 0 || (m[0] < 3 && m[1]|m[2]|m[3] == 0) {
+		panic("safegcd: modulus must be odd and at least 3")
+	}
+	// Newton's iteration x ← x·(2 − m·x) doubles the number of correct low
+	// bits; x = m is correct to 3 bits for odd m (m² ≡ 1 mod 8).
+	x := m[0]
+	for i := 0; i < 5; i++ {
+		x *= 2 - m[0]*x
+	}
+	return &Modulus{m: fromWords(&m), minv: x & limbMask}
+}
+
+// fromWords converts a 256-bit unsigned value to radix 2^62.
+func fromWords(x *[4]uint64) num {
+	return num{
+		int64(x[0] & limbMask),
+		int64((x[0]>>62 | x[1]<<2) & limbMask),
+		int64((x[1]>>60 | x[2]<<4) & limbMask),
+		int64((x[2]>>58 | x[3]<<6) & limbMask),
+		int64(x[3] >> 56),
+	}
+}
+
+// toWords converts a nonnegative normalized value < 2^256 to 64-bit limbs.
+func toWords(a *num) [4]uint64 {
+	return [4]uint64{
+		uint64(a[0]) | uint64(a[1])<<62,
+		uint64(a[1])>>2 | uint64(a[2])<<60,
+		uint64(a[2])>>4 | uint64(a[3])<<58,
+		uint64(a[3])>>6 | uint64(a[4])<<56,
+	}
+}
+
+// Div sets out = c·x^-1 mod M, or 0 if x = 0. It requires x < M and c < M.
+// It is constant time in the values of c and x. out may alias c or x.
+func (mod *Modulus) Div(out, c, x *[4]uint64) {
+	d, f, _ := mod.divConst(c, x)
+	// g = 0 and f = ±1 now (f = M and d = 0 if x = 0).
+	mod.finish(out, &d, f[nLimbs-1]>>63)
+}
+
+// divConst runs the constSteps divsteps of Div and returns the final d, f
+// and g (the last two for tests).
+func (mod *Modulus) divConst(c, x *[4]uint64) (d, f, g num) {
+	f = mod.m
+	g = fromWords(x)
+	e := fromWords(c)
+	var t matrix
+	h := int64(0) // δ − 1/2; δ starts at 1/2
+	const full = constSteps / limbBits
+	for i := 0; i < full; i++ {
+		h, t = divstepsConst(h, uint64(f[0]), uint64(g[0]), limbBits)
+		updateFG(&f, &g, &t, nLimbs)
+		updateDE(&d, &e, &t, mod)
+	}
+	// The remaining constSteps − 558 = 32 steps; scale their matrix up to
+	// the common 2^62 so that the same update routines apply.
+	const rest = constSteps - full*limbBits
+	_, t = divstepsConst(h, uint64(f[0]), uint64(g[0]), rest)
+	t.u <<= limbBits - rest
+	t.v <<= limbBits - rest
+	t.q <<= limbBits - rest
+	t.r <<= limbBits - rest
+	updateFG(&f, &g, &t, nLimbs)
+	updateDE(&d, &e, &t, mod)
+	return d, f, g
+}
+
+// DivVartime sets out = c·x^-1 mod M, or 0 if x = 0. It requires x < M and
+// c < M. Its running time depends on x (not on c): use it only for public
+// x. out may alias c or x.
+func (mod *Modulus) DivVartime(out, c, x *[4]uint64) {
+	f := mod.m
+	g := fromWords(x)
+	var d num
+	e := fromWords(c)
+	var t matrix
+	eta := int64(-1) // −δ; δ starts at 1
+	n := nLimbs
+	for {
+		if g[0] == 0 {
+			z := int64(0)
+			for i := 1; i < n; i++ {
+				z |= g[i]
+			}
+			if z == 0 {
+				break
+			}
+		}
+		eta, t = divstepsVartime(eta, uint64(f[0]), uint64(g[0]))
+		updateFG(&f, &g, &t, n)
+		updateDE(&d, &e, &t, mod)
+		// Drop the top limb while it is only sign extension of both f and
+		// g, folding its sign into the new top limb.
+		for n > 1 {
+			ft, gt := f[n-1], g[n-1]
+			if (ft != 0 && ft != -1) || (gt != 0 && gt != -1) {
+				break
+			}
+			f[n-2] |= ft << limbBits
+			g[n-2] |= gt << limbBits
+			n--
+		}
+	}
+	mod.finish(out, &d, f[n-1]>>63)
+}
+
+// finish writes out = ±d mod M in [0, M), negating when neg is −1 (f = −1).
+// d is in (−2M, M).
+func (mod *Modulus) finish(out *[4]uint64, d *num, neg int64) {
+	r := *d
+	mod.addIfNegative(&r) // (−M, M)
+	for i := range r {
+		r[i] = (r[i] ^ neg) - neg
+	}
+	normalize(&r)         // still (−M, M)
+	mod.addIfNegative(&r) // [0, M)
+	*out = toWords(&r)
+}
+
+// addIfNegative adds M to a if a < 0 and renormalizes. Constant time.
+func (mod *Modulus) addIfNegative(a *num) {
+	s := a[nLimbs-1] >> 63
+	for i := range a {
+		a[i] += mod.m[i] & s
+	}
+	normalize(a)
+}
+
+// normalize propagates carries so that limbs 0..3 are in [0, 2^62).
+func normalize(a *num) {
+	for i := 0; i < nLimbs-1; i++ {
+		a[i+1] += a[i] >> limbBits
+		a[i] &= limbMask
+	}
+}
+
+// divstepsVartime performs 62 divsteps (δ form, η = −δ) on the low 62 bits
+// of f (odd) and g and returns the new η and their matrix. Not constant
+// time.
+func divstepsVartime(eta int64, f, g uint64) (int64, matrix) {
+	// Invariant, after k of the 62 steps: 2^k·f_k = u·f + v·g and
+	// 2^k·g_k = q·f + r·g, with f_k, g_k known modulo 2^(62−k). The shift
+	// counts are masked with 63 (they are all < 63) to spare the compiler's
+	// large-shift handling.
+	u, v, q, r := int64(1), int64(0), int64(0), int64(1)
+	left := uint(62)
+	for {
+		// Halve g over its run of trailing zeros (at most the steps left):
+		// each such step is g ← g/2, δ ← δ+1 whatever δ is.
+		z := uint(bits.TrailingZeros64(g | ^uint64(0)<<(left&63)))
+		g >>= z & 63
+		u <<= z & 63
+		v <<= z & 63
+		eta -= int64(z)
+		left -= z
+		if left == 0 {
+			break
+		}
+		// g is odd. With δ > 0 the step is (f, g) ← (g, (g−f)/2), δ ← 1−δ;
+		// written as a swap (f, g) ← (g, −f), η ← −η followed by the
+		// δ ≤ 0 step below.
+		if eta < 0 {
+			eta = -eta
+			f, g = g, -f
+			u, q = q, -u
+			v, r = r, -v
+		}
+		// δ ≤ 0: the next steps are g ← (g + b·f)/2 with b the parity of
+		// g, for as long as δ stays ≤ 0 whenever g is odd, that is for
+		// η+1 steps. Do up to six of them together: add w·f with
+		// w = −g/f mod 2^k, and let the next round count the zeros.
+		k := min(uint(eta)+1, left, 6)
+		w := uint64(cancelTable[(f<<5)&0x7c0|g&63]) & (1<<(k&63) - 1)
+		g += f * w
+		q += u * int64(w)
+		r += v * int64(w)
+	}
+	return eta, matrix{u, v, q, r}
+}
+
+// divstepsConst performs n ≤ 62 half-delta divsteps on the low bits of f
+// (odd) and g and returns the new h = δ − 1/2 and their matrix, scaled by
+// 2^n. Constant time: n is public and there are no branches on data.
+func divstepsConst(h int64, f, g uint64, n int) (int64, matrix) {
+	// 2^k·f_k = u·f + v·g, 2^k·g_k = q·f + r·g after k steps; the entries
+	// are kept as two's complement uint64.
+	u, v, q, r := uint64(1), uint64(0), uint64(0), uint64(1)
+	for ; n > 0; n-- {
+		// odd = all ones if g is odd; s = all ones if also δ > 0 (h ≥ 0).
+		// s: (f, g) ← (g, (g − f)/2), h ← −h.
+		// else: g ← (g + (g mod 2)·f)/2, h ← h + 1.
+		// With s ⊆ odd, ((x ^ s) − s) & odd = ((x & odd) ^ s) − s is
+		// x, −x or 0 as needed; −h = (h ^ −1) + 1.
+		odd := -(g & 1)
+		s := uint64(^h>>63) & odd
+		h = (h ^ int64(s)) + 1
+		fo := f & odd
+		f ^= s & (f ^ g)
+		g = (g - s + (fo ^ s)) >> 1
+		uo := u & odd
+		u ^= s & (u ^ q)
+		q = q - s + (uo ^ s)
+		u <<= 1
+		vo := v & odd
+		v ^= s & (v ^ r)
+		r = r - s + (vo ^ s)
+		v <<= 1
+	}
+	return h, matrix{int64(u), int64(v), int64(q), int64(r)}
+}
+
+// mulS returns a·b as a signed 128-bit two's complement (hi, lo).
+func mulS(a, b int64) (hi, lo uint64) {
+	hi, lo = bits.Mul64(uint64(a), uint64(b))
+	hi -= uint64(a>>63)&uint64(b) + uint64(b>>63)&uint64(a)
+	return
+}
+
+// mulSU returns a·b as a signed 128-bit (hi, lo) for b ≥ 0.
+func mulSU(a int64, b uint64) (hi, lo uint64) {
+	hi, lo = bits.Mul64(uint64(a), b)
+	hi -= uint64(a>>63) & b
+	return
+}
+
+// add128 returns (h1, l1) + (h2, l2) mod 2^128.
+func add128(h1, l1, h2, l2 uint64) (hi, lo uint64) {
+	var c uint64
+	lo, c = bits.Add64(l1, l2, 0)
+	hi = h1 + h2 + c
+	return
+}
+
+// shr62 returns the signed 128-bit (hi, lo) shifted right by 62.
+func shr62(hi, lo uint64) (uint64, uint64) {
+	return uint64(int64(hi) >> limbBits), lo>>limbBits | hi<<(64-limbBits)
+}
+
+// updateFG sets (f, g) ← ((u·f + v·g)/2^62, (q·f + r·g)/2^62), both held
+// in their low n limbs (the divisions are exact by construction of t). n is
+// public: always 5 in Div, the current length of f and g in DivVartime.
+// |f'|, |g'| ≤ max(|f|, |g|) since |u|+|v|, |q|+|r| ≤ 2^62.
+func updateFG(f, g *num, t *matrix, n int) {
+	u, v, q, r := t.u, t.v, t.q, t.r
+	top := n - 1
+	var fh, fl, gh, gl uint64
+	for i := 0; i < top; i++ {
+		fi, gi := uint64(f[i]), uint64(g[i])
+		h1, l1 := mulSU(u, fi)
+		h2, l2 := mulSU(v, gi)
+		h1, l1 = add128(h1, l1, h2, l2)
+		fh, fl = add128(fh, fl, h1, l1)
+		h1, l1 = mulSU(q, fi)
+		h2, l2 = mulSU(r, gi)
+		h1, l1 = add128(h1, l1, h2, l2)
+		gh, gl = add128(gh, gl, h1, l1)
+		if i > 0 {
+			f[i-1] = int64(fl & limbMask)
+			g[i-1] = int64(gl & limbMask)
+		}
+		fh, fl = shr62(fh, fl)
+		gh, gl = shr62(gh, gl)
+	}
+	fi, gi := f[top], g[top]
+	h1, l1 := mulS(u, fi)
+	h2, l2 := mulS(v, gi)
+	h1, l1 = add128(h1, l1, h2, l2)
+	fh, fl = add128(fh, fl, h1, l1)
+	h1, l1 = mulS(q, fi)
+	h2, l2 = mulS(r, gi)
+	h1, l1 = add128(h1, l1, h2, l2)
+	gh, gl = add128(gh, gl, h1, l1)
+	if top > 0 {
+		f[top-1] = int64(fl & limbMask)
+		g[top-1] = int64(gl & limbMask)
+		fh, fl = shr62(fh, fl)
+		gh, gl = shr62(gh, gl)
+		f[top] = int64(fl)
+		g[top] = int64(gl)
+	} else {
+		// A single limb: the value itself, divided by 2^62.
+		_, fl = shr62(fh, fl)
+		_, gl = shr62(gh, gl)
+		f[0] = int64(fl)
+		g[0] = int64(gl)
+	}
+}
+
+// updateDE sets (d, e) ← ((u·d + v·e + md·M)/2^62, (q·d + r·e + me·M)/2^62)
+// with md, me chosen to make the divisions exact, keeping d ≡ (u·d+v·e)/2^62
+// (mod M). For d, e in (−2M, M) the results are in (−2M, M): with the
+// negative ones counted as d+M, e+M in (−M, M), |u·d + v·e| < 2^62·M, and
+// the correction md − (u·[d<0] + v·[e<0]) is in (−2^62, 0]. Constant time.
+func updateDE(d, e *num, t *matrix, mod *Modulus) {
+	u, v, q, r := t.u, t.v, t.q, t.r
+	sd, se := d[nLimbs-1]>>63, e[nLimbs-1]>>63
+	md := (u & sd) + (v & se)
+	me := (q & sd) + (r & se)
+
+	d0, e0 := uint64(d[0]), uint64(e[0])
+	h1, l1 := mulSU(u, d0)
+	h2, l2 := mulSU(v, e0)
+	dh, dl := add128(h1, l1, h2, l2)
+	h1, l1 = mulSU(q, d0)
+	h2, l2 = mulSU(r, e0)
+	eh, el := add128(h1, l1, h2, l2)
+	md -= int64((mod.minv*dl + uint64(md)) & limbMask)
+	me -= int64((mod.minv*el + uint64(me)) & limbMask)
+	m0 := uint64(mod.m[0])
+	h1, l1 = mulSU(md, m0)
+	dh, dl = add128(dh, dl, h1, l1)
+	h1, l1 = mulSU(me, m0)
+	eh, el = add128(eh, el, h1, l1)
+	dh, dl = shr62(dh, dl)
+	eh, el = shr62(eh, el)
+
+	// Limbs 1..3 of d and e are in [0, 2^62); the top one is signed.
+	for i := 1; i < nLimbs-1; i++ {
+		di, ei, mi := uint64(d[i]), uint64(e[i]), uint64(mod.m[i])
+		h1, l1 = mulSU(u, di)
+		h2, l2 = mulSU(v, ei)
+		h1, l1 = add128(h1, l1, h2, l2)
+		h2, l2 = mulSU(md, mi)
+		h1, l1 = add128(h1, l1, h2, l2)
+		dh, dl = add128(dh, dl, h1, l1)
+		h1, l1 = mulSU(q, di)
+		h2, l2 = mulSU(r, ei)
+		h1, l1 = add128(h1, l1, h2, l2)
+		h2, l2 = mulSU(me, mi)
+		h1, l1 = add128(h1, l1, h2, l2)
+		eh, el = add128(eh, el, h1, l1)
+		d[i-1] = int64(dl & limbMask)
+		e[i-1] = int64(el & limbMask)
+		dh, dl = shr62(dh, dl)
+		eh, el = shr62(eh, el)
+	}
+	di, ei, mi := d[nLimbs-1], e[nLimbs-1], uint64(mod.m[nLimbs-1])
+	h1, l1 = mulS(u, di)
+	h2, l2 = mulS(v, ei)
+	h1, l1 = add128(h1, l1, h2, l2)
+	h2, l2 = mulSU(md, mi)
+	h1, l1 = add128(h1, l1, h2, l2)
+	dh, dl = add128(dh, dl, h1, l1)
+	h1, l1 = mulS(q, di)
+	h2, l2 = mulS(r, ei)
+	h1, l1 = add128(h1, l1, h2, l2)
+	h2, l2 = mulSU(me, mi)
+	h1, l1 = add128(h1, l1, h2, l2)
+	eh, el = add128(eh, el, h1, l1)
+	d[nLimbs-2] = int64(dl & limbMask)
+	e[nLimbs-2] = int64(el & limbMask)
+	_, dl = shr62(dh, dl)
+	_, el = shr62(eh, el)
+	d[nLimbs-1] = int64(dl)
+	e[nLimbs-1] = int64(el)
+}
+
+// cancelTable[(f mod 64 − 1)/2·64 + g mod 64] = −g/f mod 64 for odd f.
+var cancelTable = func() (t [32 * 64]uint8) {
+	for fi := uint64(0); fi < 32; fi++ {
+		f := 2*fi + 1
+		inv := f * (2 - f*f) // f^-1 mod 64, as f² ≡ 1 mod 8
+		for g := uint64(0); g < 64; g++ {
+			t[fi<<6|g] = uint8(-g * inv & 63)
+		}
+	}
+	return
+}()
