@@ -148,7 +148,7 @@ func (p *Jacobian) AffineVartime() (Affine, int) {
 	}
 	var a Affine
 	var inv, inv2 field.Element
-	inv.Invert(&p.Z) // TODO(switch): InvertVartime
+	inv.InvertVartime(&p.Z)
 	inv2.Square(&inv)
 	a.X.Mul(&p.X, &inv2)
 	inv2.Mul(&inv2, &inv)
@@ -178,7 +178,7 @@ func BatchToAffineVartime(out []Affine, in []Jacobian, scratch []field.Element) 
 		return false
 	}
 	var acc, zi, zi2 field.Element
-	acc.Invert(&scratch[n-1]) // TODO(switch): InvertVartime
+	acc.InvertVartime(&scratch[n-1])
 	for i := n - 1; i >= 0; i-- {
 		if i > 0 {
 			zi.Mul(&acc, &scratch[i-1])
