@@ -19,8 +19,8 @@ func BuildRuns(out []point.Affine, q *point.Affine, w uint) {
 	base.SetAffine(q)
 	for j := 0; j < Runs; j++ {
 		run := jac[j*per : (j+1)*per]
-		run[0] = base
 		two.Double(&base)
+		run[0] = base
 		for i := 1; i < per; i++ {
 			run[i].AddVartime(&run[i-1], &two)
 		}

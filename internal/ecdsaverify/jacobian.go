@@ -30,7 +30,7 @@ func addMixed(p *point.Jacobian, a *point.Affine, neg bool) {
 	}
 	h.Sub(&u2, &p.X)
 	r.Sub(&s2, &p.Y)
-	if h.IsZero() == 1 {
+	if h.IsZero() == 1 { // a = ±p
 		if r.IsZero() == 1 {
 			p.Double(p) // p = ±a, the same point: a doubling
 			return
@@ -89,9 +89,9 @@ func addJacobian(p, q *point.Jacobian, neg bool) {
 	}
 	h.Sub(&u2, &u1)
 	r.Sub(&s2, &s1)
-	if h.IsZero() == 1 {
+	if h.IsZero() == 1 { // q = ±p
 		if r.IsZero() == 1 {
-			p.Double(p)
+			p.Double(p) // p = q
 			return
 		}
 		p.SetInfinity()
