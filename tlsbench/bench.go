@@ -13,14 +13,34 @@ import (
 	"time"
 )
 
-// hsRow is one handshake row: a scenario measured on one side.
+// hsRow is one handshake row: a scenario measured on one side. In server
+// rows and plain client rows the variants are the server's identity (a
+// standard key or a p256tls provider identity); in trust-store rows they
+// are the client's verification (crypto/x509 with RootCAs, or the p256tls
+// trust store) against a standard server.
 type hsRow struct {
 	s       scenario
 	side    string // "server" or "client"
+	trust   bool   // client row comparing the client's verification
 	openssl bool   // add openssl s_server as a third server
 }
 
-func (r hsRow) label() string { return r.side + " " + r.s.name() }
+func (r hsRow) name() string {
+	if r.trust {
+		return r.s.name() + ", trust store"
+	}
+	return r.s.name()
+}
+
+// oursOn says which side runs p256tls in the row's p256tls column.
+func (r hsRow) oursOn() string {
+	if r.trust {
+		return "client"
+	}
+	return "server"
+}
+
+func (r hsRow) label() string { return r.side + " " + r.name() }
 
 type hsResult struct {
 	row   hsRow
@@ -50,18 +70,22 @@ func measureRow(ctx context.Context, row hsRow, pk *pki, o options, ossl *openss
 		res.err = err
 		return res
 	}
-	variants := []string{vStdlib}
-	ok, note := oursAvailable(mat)
-	if ok {
-		variants = append(variants, vOurs)
-	}
-	if note != "" {
-		res.notes = append(res.notes, note)
+	variants := []string{vStdlib, vOurs}
+	if !row.trust {
+		ok, note := oursAvailable(mat)
+		if !ok {
+			variants = variants[:1]
+		}
+		if note != "" {
+			res.notes = append(res.notes, note)
+		}
 	}
 	if row.side == "server" {
 		res.m, res.err = measureServerRow(ctx, row, mat, variants, o, ossl, tmpDir, step)
 	} else {
-		res.m, res.err = measureClientRow(ctx, row, mat, variants, o, step)
+		var notes []string
+		res.m, notes, res.err = measureClientRow(ctx, row, mat, variants, o, step)
+		res.notes = append(res.notes, notes...)
 	}
 	return res
 }
@@ -154,24 +178,51 @@ func measureServerRow(ctx context.Context, row hsRow, mat material, variants []s
 	return interleave(ctx, variants, o.rounds, o.duration, o.duration/2, run, step)
 }
 
-func measureClientRow(ctx context.Context, row hsRow, mat material, variants []string, o options, step func(int, string)) (*measured, error) {
+func measureClientRow(ctx context.Context, row hsRow, mat material, variants []string, o options, step func(int, string)) (*measured, []string, error) {
 	roots, err := mat.rootPool()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	pool, err := newClientPool(row.s, roots, o.concurrency)
-	if err != nil {
-		return nil, err
+	// pools[v] are the clients for variant v; the variant selects the
+	// server (plain client rows) or the client's verification (trust rows).
+	pools := map[string]*clientPool{}
+	defer func() {
+		for _, p := range pools {
+			p.close()
+		}
+	}()
+	if pools[vStdlib], err = newClientPool(row.s, roots, o.concurrency, nil); err != nil {
+		return nil, nil, err
 	}
-	defer pool.close()
+	var storeStats func() string
+	if row.trust {
+		root, err := mat.rootCert()
+		if err != nil {
+			return nil, nil, err
+		}
+		wrap, stats, err := oursClientHook(root)
+		if err != nil {
+			return nil, nil, err
+		}
+		storeStats = stats
+		if pools[vOurs], err = newClientPool(row.s, roots, o.concurrency, wrap); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		pools[vOurs] = pools[vStdlib]
+	}
 	peer, err := startPeer(ctx, peerSetup{Role: "server", Scenario: row.s, Concurrency: o.concurrency, Material: mat, FailEvery: o.failEvery})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer peer.close()
 
 	run := func(ctx context.Context, v string, d time.Duration, warm bool) (sample, error) {
-		rep, err := peer.call(peerCmd{Op: "serve", Variant: v}, peerCallTimeout(0))
+		serverVariant, pool := v, pools[v]
+		if row.trust {
+			serverVariant = vStdlib
+		}
+		rep, err := peer.call(peerCmd{Op: "serve", Variant: serverVariant}, peerCallTimeout(0))
 		if err != nil {
 			return sample{}, err
 		}
@@ -208,10 +259,15 @@ func measureClientRow(ctx context.Context, row hsRow, mat material, variants []s
 		}
 		return s, ctx.Err()
 	}
-	return interleave(ctx, variants, o.rounds, o.duration, o.duration/2, run, step)
+	m, err := interleave(ctx, variants, o.rounds, o.duration, o.duration/2, run, step)
+	var notes []string
+	if storeStats != nil {
+		notes = append(notes, storeStats())
+	}
+	return m, notes, err
 }
 
 // describeRow is the short label the progress indicator shows.
 func describeRow(r hsRow) string {
-	return fmt.Sprintf("%s, %s", r.side, r.s.name())
+	return fmt.Sprintf("%s, %s", r.side, r.name())
 }

@@ -208,3 +208,11 @@ func (m material) rootPool() (*x509.CertPool, error) {
 	}
 	return pool, nil
 }
+
+func (m material) rootCert() (*x509.Certificate, error) {
+	b, _ := pem.Decode(m.RootPEM)
+	if b == nil {
+		return nil, errors.New("no root certificate in material")
+	}
+	return x509.ParseCertificate(b.Bytes)
+}

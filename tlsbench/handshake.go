@@ -333,10 +333,15 @@ type clientWorker struct {
 	tr  *quic.Transport
 }
 
-func newClientPool(s scenario, roots *x509.CertPool, n int) (*clientPool, error) {
+// newClientPool makes n clients; wrap, when not nil, changes each client's
+// configuration (the p256tls trust store hooks verification there).
+func newClientPool(s scenario, roots *x509.CertPool, n int, wrap func(*tls.Config) *tls.Config) (*clientPool, error) {
 	p := &clientPool{s: s, t: &tally{}}
 	for i := 0; i < n; i++ {
 		w := &clientWorker{cfg: clientTLSConfig(s, roots)}
+		if wrap != nil {
+			w.cfg = wrap(w.cfg)
+		}
 		if s.Transport == "quic" {
 			udp, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 			if err != nil {

@@ -8,15 +8,18 @@ import (
 	"crypto/ecdsa"
 	"crypto/rand"
 	"crypto/tls"
-	"errors"
-	"io"
+	"crypto/x509"
+	"fmt"
+
+	"github.com/p256tls/p256tls/keytable"
+	"github.com/p256tls/p256tls/sign"
+	"github.com/p256tls/p256tls/truststore"
+	"github.com/p256tls/p256tls/verify"
 )
 
 // standIns lists the p256tls packages that are not in this tree yet; their
 // columns run the standard library and every report says so.
-var standIns = []string{"sign", "keytable", "verify", "provider"}
-
-var errNotLanded = errors.New("not in this tree yet")
+var standIns = []string{"provider"}
 
 // oursCertificate turns the standard certificate into the p256tls server
 // identity. note says what the identity does with this key type.
@@ -24,35 +27,52 @@ func oursCertificate(std tls.Certificate) (cert tls.Certificate, note string, er
 	return std, "STAND-IN: provider/ not in this tree; this column is crypto/tls", nil
 }
 
-// oursSigner is the p256tls signer for a P-256 key.
-type oursSigner interface {
-	Sign(rand io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error)
-	SignUnchecked(digest []byte) ([]byte, error)
-	VerifyWithTable(digest, sig []byte) bool
-}
-
-type standInSigner struct{ priv *ecdsa.PrivateKey }
-
-func (s standInSigner) Sign(r io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
-	return ecdsa.SignASN1(r, s.priv, digest)
-}
-func (s standInSigner) SignUnchecked(digest []byte) ([]byte, error) {
-	return ecdsa.SignASN1(rand.Reader, s.priv, digest)
-}
-func (s standInSigner) VerifyWithTable(digest, sig []byte) bool {
-	return ecdsa.VerifyASN1(&s.priv.PublicKey, digest, sig)
-}
+// oursSigner is sign.Signer for one P-256 key.
+type oursSigner struct{ s *sign.Signer }
 
 func newOursSigner(priv *ecdsa.PrivateKey) (oursSigner, error) {
-	return standInSigner{priv}, nil
+	s, err := sign.New(priv)
+	return oursSigner{s}, err
 }
 
-// oursTableBuild builds the per-key verification table once.
-func oursTableBuild(pub *ecdsa.PublicKey) error {
-	return errNotLanded
+// Sign is the checked signature: verified against the key's table before
+// it is returned.
+func (o oursSigner) Sign(digest []byte) ([]byte, error) {
+	return o.s.Sign(rand.Reader, digest, crypto.SHA256)
 }
 
-// oursVerify is p256tls's ordinary verification (any curve).
+func (o oursSigner) SignUnchecked(digest []byte) ([]byte, error) {
+	return o.s.SignUnchecked(rand.Reader, digest)
+}
+
+// oursTable builds the key's verification table (keytable.New).
+func oursTable(pub *ecdsa.PublicKey) (func(digest, sig []byte) bool, error) {
+	t, err := keytable.New(pub)
+	if err != nil {
+		return nil, err
+	}
+	return t.VerifyASN1, nil
+}
+
+// oursVerify is p256tls's ordinary verification (P-256 joint wNAF, P-384
+// through circl).
 func oursVerify(pub *ecdsa.PublicKey, digest, sig []byte) bool {
-	return ecdsa.VerifyASN1(pub, digest, sig)
+	return verify.VerifyASN1(pub, digest, sig)
+}
+
+// oursClientHook returns what makes a client configuration verify servers
+// with one p256tls trust store holding the root (truststore.HookClientConfig),
+// instead of crypto/x509 with RootCAs; stats reports what the store did.
+func oursClientHook(root *x509.Certificate) (wrap func(*tls.Config) *tls.Config, stats func() string, err error) {
+	store, err := truststore.New(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	wrap = func(cfg *tls.Config) *tls.Config { return truststore.HookClientConfig(cfg, store) }
+	stats = func() string {
+		st := store.Stats()
+		return fmt.Sprintf("%d chains accepted by the trust store's fast path, %d decided by crypto/x509, %d chain signatures skipped thanks to its link cache",
+			st.FastAccepts, st.SlowVerifies, st.LinkHits)
+	}
+	return wrap, stats, nil
 }

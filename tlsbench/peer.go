@@ -115,7 +115,7 @@ func newClientPeer(s peerSetup) (*clientPeer, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool, err := newClientPool(s.Scenario, roots, s.Concurrency)
+	pool, err := newClientPool(s.Scenario, roots, s.Concurrency, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -97,7 +97,7 @@ func TestPeerServerRole(t *testing.T) {
 		t.Fatal(err)
 	}
 	roots, _ := m.rootPool()
-	pool, err := newClientPool(s, roots, 2)
+	pool, err := newClientPool(s, roots, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

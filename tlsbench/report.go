@@ -180,7 +180,7 @@ func writeTable(w io.Writer, r *results) {
 	if len(r.hs) > 0 {
 		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		head := "HANDSHAKES (CPU µs per handshake, measured side only)\tside\tstdlib\tp256tls\tratio\tfailed"
+		head := "HANDSHAKES (CPU µs per handshake, measured side only)\tside\tp256tls on\tstdlib\tp256tls\tratio\tfailed"
 		if withOpenSSL {
 			head += "\topenssl s_server\tp256tls/openssl"
 		}
@@ -191,13 +191,13 @@ func writeTable(w io.Writer, r *results) {
 			if h.m != nil {
 				failed = fmt.Sprint(h.m.failures)
 			}
-			line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", h.row.s.name(), h.row.side, fmtStat(s.std), fmtStat(s.ours), fmtRatio(s.ratio), failed)
+			line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", h.row.name(), h.row.side, h.row.oursOn(), fmtStat(s.std), fmtStat(s.ours), fmtRatio(s.ratio), failed)
 			if withOpenSSL {
 				line += fmt.Sprintf("\t%s\t%s", fmtStat(s.ossl), fmtRatio(s.osslRatio))
 			}
 			fmt.Fprintln(tw, line+"\t")
 			if h.row.side == "server" && s.std.ok() {
-				line := fmt.Sprintf("  ↳ handshakes/s, %d clients (whole machine)\t\t%s\t%s\t%s\t", o.concurrency, fmtStat(s.stdRate), fmtStat(s.oursRate), fmtRatio(s.rateRatio))
+				line := fmt.Sprintf("  ↳ handshakes/s, %d clients (whole machine)\t\t\t%s\t%s\t%s\t", o.concurrency, fmtStat(s.stdRate), fmtStat(s.oursRate), fmtRatio(s.rateRatio))
 				if withOpenSSL {
 					line += fmt.Sprintf("\t%s\t", fmtStat(s.osslRate))
 				}
@@ -282,14 +282,23 @@ func (r *results) notes() []string {
 			noteRows[n] = append(noteRows[n], h.row.label())
 		}
 	}
+	serverSideRows := 0
+	for _, h := range r.hs {
+		if !h.row.trust {
+			serverSideRows++
+		}
+	}
 	for _, n := range noteOrder {
-		if len(noteRows[n]) == len(r.hs) {
-			out = append(out, "every handshake row: "+n)
+		if len(noteRows[n]) == serverSideRows && serverSideRows > 1 {
+			out = append(out, "every row with p256tls on the server: "+n)
 		} else {
 			out = append(out, strings.Join(noteRows[n], ", ")+": "+n)
 		}
 	}
 	for _, h := range r.hs {
+		if h.row.s.Resume && h.row.trust {
+			out = append(out, h.row.label()+": the trust store's VerifyConnection checks the chain on resumed handshakes too (through its caches), where crypto/x509 verification is skipped on resumption")
+		}
 		if h.row.s.Resume && h.m != nil && h.m.n > 0 {
 			out = append(out, fmt.Sprintf("%s: %.1f%% of the measured handshakes resumed", h.row.label(), 100*float64(h.m.resumed)/float64(h.m.n)))
 		}
@@ -299,7 +308,7 @@ func (r *results) notes() []string {
 		hasClient = hasClient || h.row.side == "client"
 	}
 	if hasClient {
-		out = append(out, "client rows: standard crypto/tls verification (chain to the root, then CertificateVerify) against a stdlib server and a p256tls server; the trust-store rows join them when the trust store (truststore/) exists")
+		out = append(out, "p256tls on = server: the columns are the server's identity (a standard key, a p256tls provider identity), and clients verify with crypto/x509 (chain to the root, then CertificateVerify) in both; p256tls on = client (trust store rows): the columns are the client's verification (crypto/x509 with RootCAs, the p256tls trust store), against a standard server")
 	}
 	if len(r.hs) > 0 {
 		out = append(out, fmt.Sprintf("handshakes/s are wall-clock rates with both processes sharing this machine's %v CPUs, not a server's capacity", r.machine["cpus"]))
@@ -353,6 +362,7 @@ type jsonPrim struct {
 type jsonHS struct {
 	Name           string    `json:"name"`
 	Side           string    `json:"side"`
+	OursOn         string    `json:"p256tls_on"`
 	StdlibCPUus    *float64  `json:"stdlib_cpu_us"`
 	P256tlsCPUus   *float64  `json:"p256tls_cpu_us"`
 	Ratio          *float64  `json:"ratio"`
@@ -434,7 +444,7 @@ func writeJSON(w io.Writer, r *results) error {
 	for _, h := range r.hs {
 		s := summarize(h.m)
 		j := jsonHS{
-			Name: h.row.s.name(), Side: h.row.side,
+			Name: h.row.name(), Side: h.row.side, OursOn: h.row.oursOn(),
 			StdlibCPUus: ptr(s.std), P256tlsCPUus: ptr(s.ours), Ratio: ptr(s.ratio),
 			StdlibRange: rng(s.std), P256tlsRange: rng(s.ours), RatioRange: rng(s.ratio),
 			Wide:      s.ratio.wide(),

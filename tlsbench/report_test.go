@@ -25,7 +25,7 @@ func TestShortRunJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
-	checkSchema(t, doc, 6, 8)
+	checkSchema(t, doc, 6, 12)
 	for _, h := range doc["handshakes"].([]any) {
 		h := h.(map[string]any)
 		if h["failures"].(float64) != 0 {
@@ -39,7 +39,7 @@ func TestShortRunJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSVG(t, b, 8)
+	checkSVG(t, b, 12)
 }
 
 // checkSchema checks the documented JSON shape:
@@ -147,7 +147,7 @@ func TestFailuresReported(t *testing.T) {
 			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 				t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 			}
-			checkSchema(t, doc, 0, 2)
+			checkSchema(t, doc, 0, 3)
 			for _, h := range doc["handshakes"].([]any) {
 				h := h.(map[string]any)
 				if f := h["failures"].(float64); f == 0 {

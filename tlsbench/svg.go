@@ -32,7 +32,7 @@ func drawSVG(r *results) []byte {
 	unit, what := "µs", "CPU time per handshake of the measured side (µs, lower is better)"
 	for _, h := range r.hs {
 		s := summarize(h.m)
-		g := svgGroup{title: h.row.side + " · " + h.row.s.name()}
+		g := svgGroup{title: h.row.side + " · " + h.row.name()}
 		for _, b := range []svgBar{{vStdlib, s.std}, {vOurs, s.ours}, {vOpenSSL, s.ossl}} {
 			if b.s.ok() {
 				g.bars = append(g.bars, b)
