@@ -92,6 +92,7 @@ func WithLinkCache(n int) Option { return func(c *config) { c.linkCache = n } }
 type Stats struct {
 	Anchors    int           // trust anchors loaded
 	Skipped    int           // bundle entries skipped (see Store.Skipped)
+	Duplicates int           // of which duplicates of a loaded anchor
 	Tables     int           // anchor key tables
 	TableBytes int           // memory held by anchor and hot tables (estimate)
 	LoadTime   time.Duration // time spent loading, tables included
@@ -123,6 +124,11 @@ func (s *Store) Stats() Stats {
 		Declines:     make(map[string]uint64),
 	}
 	st.TableBytes = (st.Tables + st.HotTables) * tableBytes
+	for _, e := range s.skipped {
+		if errors.Is(e.Reason, ErrDuplicate) {
+			st.Duplicates++
+		}
+	}
 	for r := reason(1); r < numReasons; r++ {
 		if n := s.declines[r].Load(); n > 0 {
 			st.Declines[r.String()] = n

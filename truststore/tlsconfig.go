@@ -31,7 +31,10 @@ var (
 // InsecureSkipVerify together with a VerifyConnection that runs s.Verify
 // with the connection's ServerName and ServerAuth usage at cfg.Time (or
 // now), on full and resumed handshakes alike. A connection without a
-// ServerName fails (crypto/tls's Dial fills it from the address).
+// server name fails: the name is the connection's ServerName (crypto/tls's
+// Dial fills it from the address), or, for an IP address, which crypto/tls
+// does not report there, cfg.ServerName, which must then be set. cfg.Time
+// is read when hooking: set it on cfg, not on the returned Config.
 //
 // Callbacks already in cfg are kept, never overwritten: the caller's
 // VerifyConnection runs after a successful verification, with
@@ -66,11 +69,17 @@ func HookClientConfig(cfg *tls.Config, s *Store) *tls.Config {
 		if len(cs.PeerCertificates) == 0 {
 			return errNoPeerCert
 		}
-		if cs.ServerName == "" {
+		name := cs.ServerName
+		if name == "" {
+			// crypto/tls leaves ConnectionState.ServerName empty when the
+			// configured name is an IP address.
+			name = serverName
+		}
+		if name == "" {
 			return errNoServerName
 		}
 		chains, err := s.Verify(cs.PeerCertificates, VerifyOptions{
-			DNSName:     cs.ServerName,
+			DNSName:     name,
 			KeyUsages:   []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 			CurrentTime: now(timeFn),
 		})

@@ -1,0 +1,184 @@
+package truststore
+
+import (
+	"bytes"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func pemOf(c *x509.Certificate) []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw})
+}
+
+func TestLoadFileReportsBadEntries(t *testing.T) {
+	f := fx(t)
+	var b bytes.Buffer
+	b.WriteString("# a comment before the first block\n")
+	b.Write(pemOf(f.good.cert))                                                                                                                  // 1: ok
+	b.WriteString("-----BEGIN CERTIFICATE-----\nnot base64 !!!\n-----END CERTIFICATE-----\n")                                                    // 2: broken PEM
+	b.Write(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte{1, 2, 3}}))                                                         // 3: wrong type
+	b.Write(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte{0x30, 0x03, 1, 2, 3}}))                                             // 4: not a certificate
+	b.Write(pemOf(f.good.cert))                                                                                                                  // 5: duplicate
+	b.Write(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Headers: map[string]string{"Proc-Type": "4,ENCRYPTED"}, Bytes: f.p384.cert.Raw})) // 6: headers
+	b.WriteString("-----BEGIN CERTIFICATE-----\nMIIB\n")                                                                                         // 7: truncated, no END
+	b.Write(pemOf(f.p384.cert))                                                                                                                  // 8: ok
+	b.Write(pemOf(f.good2.cert))                                                                                                                 // 9: ok
+	path := filepath.Join(t.TempDir(), "bundle.pem")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(s.Anchors()); got != 3 {
+		t.Errorf("anchors = %d, want 3", got)
+	}
+	sk := s.Skipped()
+	wantIdx := []int{2, 3, 4, 5, 6, 7}
+	if len(sk) != len(wantIdx) {
+		t.Fatalf("skipped %v", sk)
+	}
+	for i, e := range sk {
+		if e.Index != wantIdx[i] || e.Source != path || e.Line == 0 || e.Reason == nil {
+			t.Errorf("skipped[%d] = %v (index %d), want index %d", i, e, e.Index, wantIdx[i])
+		}
+		t.Log(e)
+	}
+	if !errors.Is(sk[3].Reason, ErrDuplicate) {
+		t.Errorf("entry 5: %v, want a duplicate", sk[3].Reason)
+	}
+	st := s.Stats()
+	if st.Anchors != 3 || st.Tables != 2 || st.Skipped != 6 || st.TableBytes != 2*tableBytes {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+func TestLoadEmptyIsError(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "empty.pem")
+	os.WriteFile(p, []byte("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"), 0o644)
+	s, err := LoadFile(p)
+	var le *LoadError
+	if s != nil || !errors.As(err, &le) || !errors.Is(err, ErrNoCertificates) || len(le.Skipped) != 1 {
+		t.Fatalf("LoadFile = %v, %v", s, err)
+	}
+	if _, err := LoadFile(filepath.Join(dir, "missing.pem")); err == nil {
+		t.Error("missing file loaded")
+	}
+	if _, err := New(); !errors.Is(err, ErrNoCertificates) {
+		t.Errorf("New() = %v", err)
+	}
+	if _, err := LoadDir(dir); !errors.Is(err, ErrNoCertificates) {
+		t.Errorf("LoadDir = %v", err)
+	}
+}
+
+func TestNewSkipsNilAndDuplicates(t *testing.T) {
+	f := fx(t)
+	s, err := NewWithOptions([]*x509.Certificate{f.good.cert, nil, f.good.cert, f.good2.cert, {Raw: []byte{1}}}, WithMaxTables(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(s.Anchors()); n != 2 {
+		t.Errorf("anchors %d", n)
+	}
+	if n := len(s.Skipped()); n != 3 {
+		t.Errorf("skipped %v", s.Skipped())
+	}
+	if st := s.Stats(); st.Tables != 1 {
+		t.Errorf("tables %d, want 1 (WithMaxTables)", st.Tables)
+	}
+}
+
+func TestLoadDirAndSystemEnv(t *testing.T) {
+	f := fx(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.pem"), pemOf(f.good.cert), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.pem"), append(pemOf(f.good2.cert), pemOf(f.good.cert)...), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o644)
+	os.Symlink("a.pem", filepath.Join(dir, "1234abcd.0"))
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "sub", "c.pem"), pemOf(f.p384.cert), 0o644)
+	s, err := LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(s.Anchors()); n != 2 {
+		t.Errorf("anchors %d", n)
+	}
+	// b.pem's second block is a duplicate; notes.txt has no PEM block; the
+	// link to a.pem is read once.
+	var reasons []string
+	for _, e := range s.Skipped() {
+		reasons = append(reasons, e.String())
+	}
+	if len(reasons) != 2 || !strings.Contains(reasons[0], "b.pem entry 2") || !strings.Contains(reasons[1], "notes.txt") {
+		t.Errorf("skipped %q", reasons)
+	}
+
+	t.Setenv("SSL_CERT_FILE", filepath.Join(dir, "b.pem"))
+	t.Setenv("SSL_CERT_DIR", "")
+	s, err = System()
+	if err != nil || len(s.Anchors()) != 2 {
+		t.Fatalf("System with SSL_CERT_FILE: %v", err)
+	}
+	t.Setenv("SSL_CERT_FILE", "")
+	t.Setenv("SSL_CERT_DIR", filepath.Join(dir, "sub")+":"+filepath.Join(dir, "none"))
+	s, err = System()
+	if err != nil || len(s.Anchors()) != 1 || len(s.Skipped()) != 1 {
+		t.Fatalf("System with SSL_CERT_DIR: %v %v", err, s.Skipped())
+	}
+}
+
+// TestSystemBundle loads the machine's bundle and reports what it costs.
+func TestSystemBundle(t *testing.T) {
+	s, err := System()
+	if err != nil {
+		t.Skipf("no system bundle: %v", err)
+	}
+	st := s.Stats()
+	t.Logf("system bundle: %d anchors (%d skipped, %d of them duplicates), %d P-256 tables, %d KiB of tables, loaded in %v",
+		st.Anchors, st.Skipped, st.Duplicates, st.Tables, st.TableBytes>>10, st.LoadTime)
+}
+
+// FuzzLoadPEM: the loader never panics, and every PEM block is either an
+// anchor or a reported skip.
+func FuzzLoadPEM(f *testing.F) {
+	fix := fx(&testing.T{})
+	f.Add(pemOf(fix.good.cert))
+	f.Add(append(pemOf(fix.good.cert), pemOf(fix.p384.cert)...))
+	f.Add([]byte("-----BEGIN CERTIFICATE-----\n-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"))
+	f.Add([]byte("junk\r\n-----BEGIN X-----\r\nAQID\r\n-----END X-----\r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l := newLoader(nil)
+		l.addPEM("fuzz", data)
+		blocks := 0
+		for i := 0; ; {
+			j := bytes.Index(data[i:], beginMarker)
+			if j < 0 {
+				break
+			}
+			p := i + j
+			if p == 0 || data[p-1] == '\n' || data[p-1] == '\r' {
+				blocks++
+			}
+			i = p + len(beginMarker)
+		}
+		if blocks == 0 {
+			blocks = 1 // reported as "no PEM block"
+		}
+		if got := len(l.certs) + len(l.skipped); got != blocks {
+			t.Fatalf("%d blocks, %d anchors + %d skipped", blocks, len(l.certs), len(l.skipped))
+		}
+		s, err := l.finish("fuzz", "")
+		if (s == nil) == (err == nil) {
+			t.Fatal("finish: store and error both set or both nil")
+		}
+	})
+}
