@@ -24,6 +24,7 @@
 package comb
 
 //go:generate go run ./gen -w 6 -out table.go
+//go:generate go run ./gen -w 6 -asm -out comb_amd64.s
 
 import (
 	"github.com/p256tls/p256tls/internal/field"
@@ -58,21 +59,39 @@ func ScalarBaseMult(out *point.Projective, k *[4]uint64) {
 	acc.Select(&acc, &sum, zero)
 
 	for i := uint(1); i < positions; i++ {
-		zero := addend(&e, &kk, i)
-		sum.AddMixed(&acc, &e)
-		acc.Select(&acc, &sum, zero)
+		idx, neg, zero := recode(&kk, i)
+		step(&acc, &table[i], idx, neg, zero)
 	}
 	*out = acc
 }
 
-// addend sets e = d_i·2^(w·i)·G for the digit d_i of position i, or to the
-// real point 2^(w·i)·G when d_i = 0, and returns 1 if d_i = 0 (the caller
-// then keeps its old sum) and 0 otherwise.
-func addend(e *point.Affine, kk *[8]uint64, i uint) (zero int) {
+// recode returns, for position i, the table index to read (|d_i|, or 1 for
+// a zero digit, so that a real point of the curve is read and added), the
+// sign of d_i (1 if negative) and whether d_i is zero (1 if so).
+func recode(kk *[8]uint64, i uint) (idx, neg, zero int) {
 	abs, neg, zero := digit(kk, i)
-	lookup(e, &table[i], abs|zero)
+	return abs | zero, neg, zero
+}
+
+// addend sets e to the point that position i adds: d_i·2^(w·i)·G, or the
+// real point 2^(w·i)·G when d_i = 0. It returns 1 if d_i = 0 (the sum is
+// then kept) and 0 otherwise.
+func addend(e *point.Affine, kk *[8]uint64, i uint) (zero int) {
+	idx, neg, zero := recode(kk, i)
+	lookup(e, &table[i], idx)
 	e.CondNeg(neg)
 	return zero
+}
+
+// stepGeneric is one comb position in Go: acc = acc if keep = 1, and
+// acc + (−1)^neg·tab[idx−1] otherwise.
+func stepGeneric(acc *point.Projective, tab *[entries]point.Affine, idx, neg, keep int) {
+	var e point.Affine
+	var sum point.Projective
+	lookup(&e, tab, idx)
+	e.CondNeg(neg)
+	addMixed(&sum, acc, &e)
+	acc.Select(acc, &sum, keep)
 }
 
 // digit returns the Booth digit of position i of the scalar whose doubled
@@ -100,12 +119,6 @@ func digit(kk *[8]uint64, i uint) (abs, neg, zero int) {
 	// A zero digit is reported as non-negative, so that its dummy point is
 	// the table entry itself.
 	return int(a), int(s &^ z), int(z)
-}
-
-// lookup sets e = tab[idx−1] for idx ∈ [1, entries], reading every entry
-// and keeping the one wanted by mask.
-func lookup(e *point.Affine, tab *[entries]point.Affine, idx int) {
-	lookupGeneric(e, tab, idx)
 }
 
 func lookupGeneric(e *point.Affine, tab *[entries]point.Affine, idx int) {

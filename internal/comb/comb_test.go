@@ -310,3 +310,103 @@ func BenchmarkAddMixed(b *testing.B) {
 	}
 	sink = p
 }
+
+// TestAddMixed compares addMixed (the assembly kernel where it runs) with
+// point's AddMixed on random points, infinity, equal and opposite points.
+func TestAddMixed(t *testing.T) {
+	var qs []point.Projective
+	var as []point.Affine
+	var inf point.Projective
+	inf.SetInfinity()
+	qs = append(qs, inf)
+	for i := 0; i < 20; i++ {
+		a := table[i][i%entries]
+		as = append(as, a)
+		var q point.Projective
+		q.SetAffine(&table[(i*7)%positions][(i*5)%entries])
+		// Randomize Z: (X·z, Y·z, z).
+		var z field.Element
+		z.One()
+		for j := 0; j <= i; j++ {
+			z.Add(&z, &z)
+			z.Add(&z, &q.X)
+		}
+		q.X.Mul(&q.X, &z)
+		q.Y.Mul(&q.Y, &z)
+		q.Z.Mul(&q.Z, &z)
+		qs = append(qs, q)
+		var eq, opp point.Projective
+		eq.SetAffine(&a)
+		n := a
+		n.Neg(&a)
+		opp.SetAffine(&n)
+		qs = append(qs, eq, opp)
+	}
+	for _, q := range qs {
+		for _, a := range as {
+			var got, want point.Projective
+			addMixed(&got, &q, &a)
+			want.AddMixed(&q, &a)
+			if got != want {
+				t.Fatalf("addMixed differs from point.AddMixed")
+			}
+			// Aliasing the output with the input.
+			got = q
+			addMixed(&got, &got, &a)
+			if got != want {
+				t.Fatalf("addMixed with aliased output differs")
+			}
+		}
+	}
+}
+
+func BenchmarkAddMixedKernel(b *testing.B) {
+	var p point.Projective
+	p.SetAffine(&table[0][0])
+	for b.Loop() {
+		addMixed(&p, &p, &table[1][3])
+	}
+	sink = p
+}
+
+func BenchmarkLookupGeneric(b *testing.B) {
+	var e point.Affine
+	for b.Loop() {
+		lookupGeneric(&e, &table[3], 7)
+	}
+}
+
+// TestStep compares the comb step in use (the fused assembly kernel where it
+// runs) with the portable one, for every index, both signs and both keep
+// values.
+func TestStep(t *testing.T) {
+	var start point.Projective
+	start.SetAffine(&table[5][9])
+	var z field.Element
+	z.One()
+	z.Add(&z, &z).Add(&z, &table[1][1].X) // some Z ≠ 1
+	start.X.Mul(&start.X, &z)
+	start.Y.Mul(&start.Y, &z)
+	start.Z.Mul(&start.Z, &z)
+	var inf point.Projective
+	inf.SetInfinity()
+	for _, acc0 := range []point.Projective{start, inf} {
+		for pos := 0; pos < positions; pos += 7 {
+			for idx := 1; idx <= entries; idx++ {
+				for neg := 0; neg < 2; neg++ {
+					for keep := 0; keep < 2; keep++ {
+						a, b := acc0, acc0
+						step(&a, &table[pos], idx, neg, keep)
+						stepGeneric(&b, &table[pos], idx, neg, keep)
+						if a != b {
+							t.Fatalf("step(pos %d, idx %d, neg %d, keep %d) differs", pos, idx, neg, keep)
+						}
+						if keep == 1 && a != acc0 {
+							t.Fatalf("keep = 1 changed the sum")
+						}
+					}
+				}
+			}
+		}
+	}
+}

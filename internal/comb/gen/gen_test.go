@@ -13,22 +13,34 @@ func TestTableUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The committed table states its width in its first line.
-	var w int
-	for _, c := range []int{4, 5, 6, 7, 8} {
-		if bytes.Contains(committed[:80], []byte("-w "+string(rune('0'+c))+" ")) {
-			w = c
-		}
-	}
-	if w == 0 {
-		t.Fatal("cannot find the window width in table.go's header")
-	}
+	w := widthOf(t, committed)
 	got, err := generate(w)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, committed) {
 		t.Fatal("table.go is stale: run go generate ./internal/comb")
+	}
+}
+
+// TestAsmUpToDate regenerates ../comb_amd64.s and compares it byte for
+// byte with the committed file.
+func TestAsmUpToDate(t *testing.T) {
+	committed, err := os.ReadFile("../comb_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := os.ReadFile("../table.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := widthOf(t, table)
+	got, err := generateAsm(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, committed) {
+		t.Fatal("comb_amd64.s is stale: run go generate ./internal/comb")
 	}
 }
 
@@ -42,4 +54,17 @@ func TestDeterministic(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatal("generator output is not deterministic")
 	}
+}
+
+// widthOf reads the window width from the header line of a generated file.
+func widthOf(t *testing.T, src []byte) int {
+	t.Helper()
+	line, _, _ := bytes.Cut(src, []byte("\n"))
+	for c := 2; c <= 8; c++ {
+		if bytes.Contains(line, []byte(" -w "+string(rune('0'+c))+" ")) {
+			return c
+		}
+	}
+	t.Fatal("cannot find the window width in the generated file's header")
+	return 0
 }

@@ -1,7 +1,9 @@
-// Command gen writes table.go of package comb: the static table of the
-// fixed-base comb, computed from first principles with math/big.
+// Command gen writes table.go of package comb, the static table of the
+// fixed-base comb computed from first principles with math/big, and
+// comb_amd64.s, its amd64 kernels (see asm.go):
 //
-//	go run ./gen -out table.go
+//	go run ./gen -w 6 -out table.go
+//	go run ./gen -w 6 -asm -out comb_amd64.s
 //
 // For a window width w (Booth digits in [−2^(w−1), 2^(w−1)]) the comb has
 // P = ⌈257/w⌉ positions; position i holds the affine points
@@ -23,8 +25,13 @@ import (
 func main() {
 	out := flag.String("out", "table.go", "output file")
 	w := flag.Int("w", 6, "window width in bits (Booth digits)")
+	asmOut := flag.Bool("asm", false, "write the amd64 assembly kernels instead of the table")
 	flag.Parse()
-	src, err := generate(*w)
+	gen := generate
+	if *asmOut {
+		gen = generateAsm
+	}
+	src, err := gen(*w)
 	if err != nil {
 		log.Fatal(err)
 	}
