@@ -1,0 +1,5 @@
+//go:build !race
+
+package point
+
+const raceEnabled = false
