@@ -1,0 +1,142 @@
+package truststore
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Benchmarks of a leaf ← P-256 intermediate ← P-256 anchor chain with a DNS
+// name, beside crypto/x509 in the same run:
+//
+//	go test -run '^$' -bench BenchmarkVerifyChain -count 10 ./truststore > bench.txt
+//	benchstat -col /path bench.txt
+//
+// Besides wall time, each reports cpu-ns/op, the CPU time of the benchmark's
+// thread, which a loaded machine disturbs far less.
+var benchData struct {
+	once  sync.Once
+	root  *node
+	store *Store
+	pool  *x509.CertPool
+	// cold: a new intermediate (and key) for every chain.
+	cold [][]*x509.Certificate
+	// warm: one intermediate, a new leaf for every chain.
+	warm [][]*x509.Certificate
+}
+
+func benchSetup(b *testing.B) {
+	benchData.once.Do(func() {
+		d := &benchData
+		d.root = issue(b, caTemplate("Bench root"), poolKey(kP256, 0), nil)
+		var err error
+		if d.store, err = New(d.root.cert); err != nil {
+			b.Fatal(err)
+		}
+		d.pool = d.store.CertPool()
+		newKey := func() *ecdsa.PrivateKey {
+			k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return k
+		}
+		for i := range 512 {
+			in := issue(b, caTemplate(fmt.Sprintf("Bench intermediate %d", i)), newKey(), d.root)
+			lf := issue(b, leafTemplate("bench leaf", "www.example.com"), poolKey(kP256, 1), in)
+			d.cold = append(d.cold, []*x509.Certificate{lf.cert, in.cert})
+		}
+		in := issue(b, caTemplate("Bench warm intermediate"), newKey(), d.root)
+		// More leaves than the link cache holds, so that no leaf link is
+		// still cached when the list wraps.
+		for range 4096 {
+			lf := issue(b, leafTemplate("bench leaf", "www.example.com"), poolKey(kP256, 2), in)
+			d.warm = append(d.warm, []*x509.Certificate{lf.cert, in.cert})
+		}
+	})
+}
+
+func BenchmarkVerifyChain(b *testing.B) {
+	benchSetup(b)
+	d := &benchData
+	opts := VerifyOptions{DNSName: "www.example.com", CurrentTime: t0}
+	b.Run("path=x509", func(b *testing.B) {
+		cpuPerOp(b, func() {
+			for i := 0; b.Loop(); i++ {
+				ch := d.warm[i%len(d.warm)]
+				inter := x509.NewCertPool()
+				inter.AddCert(ch[1])
+				if _, err := ch[0].Verify(x509.VerifyOptions{Roots: d.pool, Intermediates: inter, DNSName: opts.DNSName, CurrentTime: t0}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	})
+	b.Run("path=cold", func(b *testing.B) {
+		d.store.ResetCaches()
+		cpuPerOp(b, func() {
+			for i := 0; b.Loop(); i++ {
+				if i%len(d.cold) == 0 && i > 0 {
+					b.StopTimer()
+					d.store.ResetCaches()
+					b.StartTimer()
+				}
+				if _, err := d.store.Verify(d.cold[i%len(d.cold)], opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	})
+	b.Run("path=warm", func(b *testing.B) {
+		d.store.ResetCaches()
+		for _, ch := range d.warm[:4] {
+			d.store.Verify(ch, opts)
+		}
+		cpuPerOp(b, func() {
+			for i := 0; b.Loop(); i++ {
+				if _, err := d.store.Verify(d.warm[i%len(d.warm)], opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	})
+	b.Run("path=cached", func(b *testing.B) {
+		// The same chain again and again: both links are in the link
+		// cache, so this is the fast path's own cost (names, validity,
+		// usages, hashing) without any signature arithmetic.
+		d.store.ResetCaches()
+		ch := d.warm[0]
+		d.store.Verify(ch, opts)
+		cpuPerOp(b, func() {
+			for b.Loop() {
+				if _, err := d.store.Verify(ch, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	})
+	if st := d.store.Stats(); st.SlowVerifies != 0 {
+		b.Fatalf("slow path taken: %+v", st)
+	}
+}
+
+// BenchmarkLoadSystem loads the system bundle with its tables.
+func BenchmarkLoadSystem(b *testing.B) {
+	var st Stats
+	for b.Loop() {
+		s, err := System()
+		if err != nil {
+			b.Skip(err)
+		}
+		st = s.Stats()
+	}
+	b.ReportMetric(float64(st.Anchors), "anchors")
+	b.ReportMetric(float64(st.Tables), "tables")
+	b.ReportMetric(float64(st.TableBytes), "table-bytes")
+	_ = time.Second
+}
