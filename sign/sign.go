@@ -29,9 +29,9 @@ import (
 
 	"github.com/p256tls/p256tls/internal/comb"
 	"github.com/p256tls/p256tls/internal/fault"
-	"github.com/p256tls/p256tls/internal/field"
 	"github.com/p256tls/p256tls/internal/nonce"
 	"github.com/p256tls/p256tls/internal/point"
+	"github.com/p256tls/p256tls/internal/safegcd"
 	"github.com/p256tls/p256tls/internal/scalar"
 	"github.com/p256tls/p256tls/keytable"
 )
@@ -213,7 +213,7 @@ type state struct {
 	k   [32]byte // the nonce, big-endian
 	kl  [4]uint64
 	R   point.Projective
-	xR  field.Element
+	xl  [4]uint64
 	ks  scalar.Scalar // k, then k⁻¹
 	e   scalar.Scalar
 	t   scalar.Scalar
@@ -300,14 +300,12 @@ func (s *Signer) sign(rand io.Reader, digest []byte, opts crypto.SignerOpts, che
 // and private scalar d. It returns 0 if r or s came out zero (the caller then
 // retries with another nonce) and 1 otherwise. Constant time in d and k.
 func (st *state) core(d *scalar.Scalar, digest []byte) int {
-	// R = k·G and r = x(R) mod n.
+	// R = k·G and r = x(R) mod n. x = X/Z by one constant-time safegcd
+	// division of the Montgomery forms (X·R)/(Z·R), which is x itself.
 	st.kl = limbs(&st.k)
 	comb.ScalarBaseMult(&st.R, &st.kl)
-	st.xR.Invert(&st.R.Z)
-	st.xR.Mul(&st.R.X, &st.xR)
-	st.xR.PutBytes(&st.buf)
-	st.rs.SetDigest(st.buf[:]) // x < p < 2n: one conditional subtraction
-	st.rl = st.rs.Canonical()
+	modP.Div(&st.xl, (*[4]uint64)(&st.R.X), (*[4]uint64)(&st.R.Z))
+	st.rl = reduceN(&st.xl) // x < p < 2n: one conditional subtraction
 	fault.Inject(fault.R, &st.rl)
 	putLimbs(&st.r, &st.rl)
 	st.rs.SetDigest(st.r[:])
@@ -331,6 +329,24 @@ func (st *state) core(d *scalar.Scalar, digest []byte) int {
 
 	z := isZeroLimbs(&st.rl) | isZeroLimbs(&st.sl)
 	return 1 ^ z
+}
+
+// modP is the field prime p, for the constant-time division X/Z.
+var modP = safegcd.NewModulus([4]uint64{0xffffffffffffffff, 0x00000000ffffffff, 0, 0xffffffff00000001})
+
+// reduceN returns x mod n for a plain value x < 2n, in constant time.
+func reduceN(x *[4]uint64) [4]uint64 {
+	var d [4]uint64
+	var b uint64
+	d[0], b = bits.Sub64(x[0], scalar.N[0], 0)
+	d[1], b = bits.Sub64(x[1], scalar.N[1], b)
+	d[2], b = bits.Sub64(x[2], scalar.N[2], b)
+	d[3], b = bits.Sub64(x[3], scalar.N[3], b)
+	keep := -b // x < n: keep x
+	for i := range d {
+		d[i] ^= keep & (d[i] ^ x[i])
+	}
+	return d
 }
 
 // limbs returns the little-endian limbs of a 32-byte big-endian value.

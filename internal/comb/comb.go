@@ -86,12 +86,15 @@ func addend(e *point.Affine, kk *[8]uint64, i uint) (zero int) {
 // stepGeneric is one comb position in Go: acc = acc if keep = 1, and
 // acc + (−1)^neg·tab[idx−1] otherwise.
 func stepGeneric(acc *point.Projective, tab *[entries]point.Affine, idx, neg, keep int) {
+	// The addition works on local copies, so that acc never escapes
+	// through it whatever the field kernels' escape properties.
 	var e point.Affine
-	var sum point.Projective
+	var q, sum point.Projective
+	q = *acc
 	lookup(&e, tab, idx)
 	e.CondNeg(neg)
-	addMixed(&sum, acc, &e)
-	acc.Select(acc, &sum, keep)
+	addMixed(&sum, &q, &e)
+	acc.Select(&q, &sum, keep)
 }
 
 // digit returns the Booth digit of position i of the scalar whose doubled
