@@ -1,0 +1,33 @@
+package provider
+
+import (
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+
+	"github.com/p256tls/p256tls/sign"
+)
+
+// combSigner is the checked P-256 signer: comb signing, verify-after-sign
+// against the key's own table.
+type combSigner = *sign.Signer
+
+// newCombKey builds the table of a P-256 key (once per key, never per
+// connection) and wraps the checked signer. Its signatures, checks and
+// detected faults are counted by the signer itself.
+func newCombKey(priv *ecdsa.PrivateKey, label string) (*key, error) {
+	s, err := sign.New(priv)
+	switch {
+	case errors.Is(err, sign.ErrKeyMismatch):
+		return nil, fmt.Errorf("provider: %w: the P-256 private key's public point is not d·G (%w)", ErrKeyMismatch, err)
+	case err != nil:
+		return nil, fmt.Errorf("provider: %w: invalid P-256 key: %w", ErrUnsupportedKey, err)
+	}
+	c := &counters{label: label, algorithm: "P-256", stats: func() Stats {
+		st := s.Stats()
+		return Stats{Signatures: st.Signatures, Checks: st.Checks, FaultsDetected: st.FaultsDetected}
+	}}
+	k := &key{pub: s.Public(), comb: s, c: c}
+	reg.track(k, c)
+	return k, nil
+}
