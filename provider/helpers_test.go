@@ -12,7 +12,6 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
-	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -345,5 +344,3 @@ func statsDelta(after, before Stats) Stats {
 		Fallbacks:      after.Fallbacks - before.Fallbacks,
 	}
 }
-
-var errUnexpected = errors.New("unexpected")

@@ -102,7 +102,6 @@ func TestLoadIdentitiesAndReloadUnderLoad(t *testing.T) {
 		failed atomic.Int64
 		wg     sync.WaitGroup
 	)
-	stop := make(chan struct{})
 	for i := 0; i < clients; i++ {
 		wg.Add(1)
 		go func() {
@@ -139,7 +138,6 @@ func TestLoadIdentitiesAndReloadUnderLoad(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	close(stop)
 	wg.Wait()
 	if failed.Load() != 0 {
 		t.Fatalf("%d handshakes failed", failed.Load())
@@ -162,7 +160,7 @@ func TestReloadBadFileKeepsOldIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := startServer(t, ServerConfig(ids))
-	oldA, oldB := ids.List()[0], ids.List()[1]
+	oldB := ids.List()[1]
 
 	// a gets a new, good pair; b's key file is garbage.
 	newA := ca(t).issue(t, newKey(t, "P-256"), "a.test")
@@ -182,7 +180,6 @@ func TestReloadBadFileKeepsOldIdentity(t *testing.T) {
 	if list[1] != oldB {
 		t.Fatal("the bad pair lost its identity")
 	}
-	_ = oldA
 	for _, name := range []string{"a.test", "b.test"} {
 		if _, err := handshake(srv.addr(), clientConfig(name)); err != nil {
 			t.Fatalf("%s after a bad reload: %v", name, err)
