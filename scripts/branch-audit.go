@@ -1,0 +1,307 @@
+//go:build ignore
+
+// Command branch-audit lists every conditional jump in the machine code of
+// the signing secret path and fails on any jump that scripts/branch-audit.allow
+// does not explain. Run it through scripts/branch-audit.
+//
+// It builds the test binary of ./sign (the package code in it is compiled
+// exactly as in any other binary), disassembles the functions of the secret
+// path with `go tool objdump -s`, resolves each conditional jump to its
+// innermost source line (through inlining) with `go tool addr2line`, and
+// looks that line up in the allow-list, which pairs a source file and the
+// exact text of a line with the reason the branch is harmless (a loop over a
+// public bound, a bounds check on a public index, a CPU-feature dispatch, a
+// check of a public value). A jump that immediately follows the comparison
+// of the stack pointer with the goroutine's stack guard (CMPQ SP or R12
+// against 0x10(R14)) is the prologue's stack-growth check and is accepted
+// without an entry.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// secret is the set of functions on the signing secret path, as a regular
+// expression over symbol names. Functions that only handle public data
+// (verification, encoding of the released signature, parsing) are left out.
+var secret = `^github\.com/p256tls/p256tls/(` + strings.Join([]string{
+	`internal/comb\.(ScalarBaseMult|addMixed|addend|digit|recode|lookup|lookupGeneric|step|stepGeneric|addMixedADX\.abi0|combStepADX\.abi0|lookupAVX2\.abi0)`,
+	`sign\.\(\*Signer\)\.sign`,
+	`sign\.\(\*state\)\.(core|wipe)`,
+	`sign\.(limbs|putLimbs|reduceN|isZeroLimbs|inRange)`,
+	`internal/scalar\.(\(\*Scalar\)\.(Add|Sub|Neg|Mul|Square|Bytes|SetDigest|Canonical|Invert|IsZero|Select)|montMul|reduceOnce|limbsFromBytes|madd)`,
+	`internal/safegcd\.(\(\*Modulus\)\.(Div|divConst|finish|addIfNegative)|divstepsConst|updateDE|updateFG|normalize)`,
+	`internal/field\.(\(\*Element\)\.(Add|Sub|Neg|Double|Select|Mul|Square|SquareN|Invert)|mul|square|reduceOnce|redc|madd|mulGeneric|squareGeneric|mulADX\.abi0|squareADX\.abi0|mulMULQ\.abi0|squareMULQ\.abi0)`,
+	`internal/point\.(\(\*Affine\)\.(CondNeg|Neg|Select)|\(\*Projective\)\.(SetAffine|SetInfinity|Select|AddMixed))`,
+	`internal/nonce\.(\(\*Generator\)\.(Start|Nonce|Next|Zero|nonceBelow)|\(\*engine\)\.(mac|setKey|restore|marshal|wipe)|inRange|bits2octets|load|store|sub|zeroPad)`,
+}, "|") + `)$`
+
+type jump struct {
+	fn, addr, instr, prev string
+	file                  string
+	line                  int
+	text                  string
+}
+
+type rule struct {
+	file, text, why string
+	used            int
+}
+
+func main() {
+	tags := flag.String("tags", "", "build tags for the audited binary (e.g. purego)")
+	allowPath := flag.String("allow", "scripts/branch-audit.allow", "allow-list")
+	verbose := flag.Bool("v", false, "list every jump, not only the summary and the unexplained ones")
+	flag.Parse()
+
+	rules, err := readRules(*allowPath)
+	check(err)
+
+	tmp, err := os.MkdirTemp("", "branch-audit")
+	check(err)
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "sign.test")
+	args := []string{"test", "-c", "-o", bin}
+	if *tags != "" {
+		args = append(args, "-tags", *tags)
+	}
+	run("go", append(args, "./sign")...)
+
+	dis := run("go", "tool", "objdump", "-s", secret, bin)
+	jumps, funcs, asmFuncs := parseObjdump(dis)
+	if len(funcs) == 0 {
+		fail("no function of the secret path found in the binary")
+	}
+	// The Go disassembler does not decode MULX, ADCX and ADOX, so the
+	// assembly functions are audited in their source instead: the assembler
+	// emits exactly the instructions written there (they are NOSPLIT, so it
+	// adds no prologue).
+	asmJumps := auditAsmSource(asmFuncs)
+
+	// Resolve every jump to its innermost source line.
+	var in bytes.Buffer
+	for _, j := range jumps {
+		fmt.Fprintln(&in, j.addr)
+	}
+	cmd := exec.Command("go", "tool", "addr2line", bin)
+	cmd.Stdin = &in
+	out, err := cmd.Output()
+	check(err)
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2*len(jumps) {
+		fail("addr2line returned %d lines for %d addresses", len(lines), len(jumps))
+	}
+	src := map[string][]string{}
+	for i := range jumps {
+		pos := lines[2*i+1]
+		k := strings.LastIndexByte(pos, ':')
+		jumps[i].file = pos[:k]
+		fmt.Sscan(pos[k+1:], &jumps[i].line)
+		if _, ok := src[jumps[i].file]; !ok {
+			b, err := os.ReadFile(jumps[i].file)
+			if err == nil {
+				src[jumps[i].file] = strings.Split(string(b), "\n")
+			} else {
+				src[jumps[i].file] = nil
+			}
+		}
+		if l := src[jumps[i].file]; jumps[i].line >= 1 && jumps[i].line <= len(l) {
+			jumps[i].text = strings.TrimSpace(l[jumps[i].line-1])
+		}
+	}
+
+	jumps = append(jumps, asmJumps...)
+
+	stackCheck := regexp.MustCompile(`^CMPQ (SP|R12), 0x10\(R14\)$`)
+	unexplained := 0
+	byWhy := map[string]int{}
+	fmt.Printf("branch-audit: %d functions of the secret path (%d in assembly, read from source), %d conditional jumps\n", len(funcs), len(asmFuncs), len(jumps))
+	for _, j := range jumps {
+		why := ""
+		switch {
+		case stackCheck.MatchString(j.prev) && strings.HasPrefix(j.instr, "JBE"):
+			why = "stack-growth check in the prologue (compares SP with the stack guard)"
+		default:
+			for _, r := range rules {
+				if strings.HasSuffix(j.file, r.file) && j.text == r.text {
+					r.used++
+					why = r.why
+					break
+				}
+			}
+		}
+		loc := fmt.Sprintf("%s:%d", shortPath(j.file), j.line)
+		if why == "" {
+			unexplained++
+			fmt.Printf("UNEXPLAINED %s %s\n    %s: %s\n    in %s\n", j.addr, j.instr, loc, j.text, j.fn)
+			continue
+		}
+		byWhy[why]++
+		if *verbose {
+			fmt.Printf("ok %s %-14s %s: %s\n    (%s)\n", j.addr, j.instr, loc, j.text, why)
+		}
+	}
+	var whys []string
+	for w := range byWhy {
+		whys = append(whys, w)
+	}
+	sort.Strings(whys)
+	for _, w := range whys {
+		fmt.Printf("  %3d × %s\n", byWhy[w], w)
+	}
+	for _, r := range rules {
+		if r.used == 0 {
+			fmt.Printf("note: allow-list entry not used in this build: %s | %s\n", r.file, r.text)
+		}
+	}
+	if unexplained > 0 {
+		fail("%d conditional jumps are not explained by %s", unexplained, *allowPath)
+	}
+	fmt.Println("branch-audit: PASS (every conditional jump is explained)")
+}
+
+// parseObjdump returns the conditional jumps of the disassembly of the Go
+// functions, the names of all functions seen, and the assembly functions
+// (name → source file) to audit from source.
+func parseObjdump(dis string) ([]jump, []string, map[string]string) {
+	var jumps []jump
+	var funcs []string
+	asmFuncs := map[string]string{}
+	fn, prev, isAsm := "", "", false
+	sc := bufio.NewScanner(strings.NewReader(dis))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "TEXT ") {
+			f := strings.Fields(line)
+			fn = f[1]
+			funcs = append(funcs, fn)
+			prev = ""
+			isAsm = strings.HasSuffix(strings.TrimSuffix(fn, "(SB)"), ".abi0")
+			if isAsm {
+				asmFuncs[strings.TrimSuffix(fn, "(SB)")] = f[len(f)-1]
+			}
+			continue
+		}
+		if isAsm {
+			continue
+		}
+		// "  file.go:12\t0xaddr\thex\tINSTR ARGS\t..."
+		var cols []string
+		for _, c := range strings.Split(strings.TrimSpace(line), "\t") {
+			if c = strings.TrimSpace(c); c != "" {
+				cols = append(cols, c)
+			}
+		}
+		if len(cols) < 4 {
+			continue
+		}
+		addr, instr := cols[1], cols[3]
+		op := strings.Fields(instr)[0]
+		if op[0] == 'J' && op != "JMP" {
+			jumps = append(jumps, jump{fn: fn, addr: addr, instr: instr, prev: prev})
+		}
+		prev = instr
+	}
+	return jumps, funcs, asmFuncs
+}
+
+// auditAsmSource lists the conditional jumps written in the source of each
+// assembly function (from its TEXT line to the next one).
+func auditAsmSource(asmFuncs map[string]string) []jump {
+	var jumps []jump
+	var names []string
+	for n := range asmFuncs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		file := asmFuncs[name]
+		b, err := os.ReadFile(file)
+		check(err)
+		short := strings.TrimSuffix(name, ".abi0")
+		short = short[strings.LastIndexByte(short, '.')+1:]
+		in := false
+		found := false
+		for i, l := range strings.Split(string(b), "\n") {
+			t := strings.TrimSpace(l)
+			if strings.HasPrefix(t, "TEXT ") {
+				in = strings.HasPrefix(t, "TEXT ·"+short+"(SB)")
+				found = found || in
+				continue
+			}
+			if !in || t == "" || strings.HasPrefix(t, "//") {
+				continue
+			}
+			op := strings.Fields(t)[0]
+			if op[0] == 'J' && op != "JMP" {
+				jumps = append(jumps, jump{fn: name, addr: "source", instr: t, file: file, line: i + 1, text: t})
+			}
+		}
+		if !found {
+			fail("TEXT ·%s not found in %s", short, file)
+		}
+	}
+	return jumps
+}
+
+func readRules(path string) ([]*rule, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rules []*rule
+	for i, line := range strings.Split(string(b), "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		parts := strings.SplitN(line, " | ", 3)
+		if len(parts) != 3 || strings.TrimSpace(parts[2]) == "" {
+			return nil, fmt.Errorf("%s:%d: want `file | source line | reason`", path, i+1)
+		}
+		rules = append(rules, &rule{file: strings.TrimSpace(parts[0]), text: strings.TrimSpace(parts[1]), why: strings.TrimSpace(parts[2])})
+	}
+	return rules, nil
+}
+
+func shortPath(p string) string {
+	if i := strings.Index(p, "/p256tls/"); i >= 0 {
+		return p[i+len("/p256tls/"):]
+	}
+	if i := strings.Index(p, "/src/"); i >= 0 {
+		return "GOROOT/" + p[i+1:]
+	}
+	return p
+}
+
+func run(name string, args ...string) string {
+	cmd := exec.Command(name, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		fail("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out)
+}
+
+func check(err error) {
+	if err != nil {
+		fail("%v", err)
+	}
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "branch-audit: "+format+"\n", args...)
+	os.Exit(1)
+}
