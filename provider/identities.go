@@ -87,8 +87,12 @@ func NewIdentities(ids ...*Identity) *Identities {
 }
 
 // LoadIdentities loads one identity from each pair of files (see
-// LoadIdentity), the first being the default. It fails if any pair fails.
+// LoadIdentity), the first being the default. It fails if any pair fails
+// (the error lists every failed pair) or if no files are given.
 func LoadIdentities(files ...Files) (*Identities, error) {
+	if len(files) == 0 {
+		return nil, errors.New("provider: LoadIdentities: no files given")
+	}
 	s := &Identities{}
 	var errs []error
 	for _, f := range files {
@@ -143,6 +147,9 @@ func (sl *slot) load() (changed bool, err error) {
 // (one per failed pair, joined) is returned; the other pairs are still
 // updated. Unchanged files are not reloaded.
 func (s *Identities) Reload() error {
+	if s == nil {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.reloadLocked(func(*slot) bool { return true })
@@ -227,6 +234,14 @@ func (s *Identities) publish() {
 
 var errNoIdentities = errors.New("provider: no identities configured")
 
+// current returns the selection in service; nil for a nil or zero set.
+func (s *Identities) current() *selection {
+	if s == nil {
+		return nil
+	}
+	return s.cur.Load()
+}
+
 // GetCertificate chooses the identity for a handshake, for
 // tls.Config.GetCertificate. The order is: identities whose name is exactly
 // the requested server name, then those matching it with a wildcard
@@ -236,7 +251,7 @@ var errNoIdentities = errors.New("provider: no identities configured")
 //
 // The returned certificate is shared and must not be modified.
 func (s *Identities) GetCertificate(hello *tls.ClientHelloInfo) (*tls.Certificate, error) {
-	sel := s.cur.Load()
+	sel := s.current()
 	if sel == nil || len(sel.ids) == 0 {
 		return nil, errNoIdentities
 	}
@@ -274,7 +289,7 @@ func (s *Identities) GetCertificate(hello *tls.ClientHelloInfo) (*tls.Certificat
 // server accepts; if none, it sends no certificate and lets the server
 // decide.
 func (s *Identities) GetClientCertificate(cri *tls.CertificateRequestInfo) (*tls.Certificate, error) {
-	sel := s.cur.Load()
+	sel := s.current()
 	if sel != nil {
 		for _, id := range sel.ids {
 			if cri.SupportsCertificate(&id.cert) == nil {
@@ -287,7 +302,7 @@ func (s *Identities) GetClientCertificate(cri *tls.CertificateRequestInfo) (*tls
 
 // List returns the identities currently in service, the default first.
 func (s *Identities) List() []*Identity {
-	sel := s.cur.Load()
+	sel := s.current()
 	if sel == nil {
 		return nil
 	}

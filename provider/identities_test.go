@@ -217,7 +217,13 @@ func TestWatch(t *testing.T) {
 	errs := make(chan error, 16)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- ids.Watch(ctx, 5*time.Millisecond, func(err error) { errs <- err }) }()
+	report := func(err error) {
+		select {
+		case errs <- err:
+		default: // never block the watcher
+		}
+	}
+	go func() { done <- ids.Watch(ctx, 5*time.Millisecond, report) }()
 	defer func() {
 		cancel()
 		if err := <-done; !errors.Is(err, context.Canceled) {
@@ -226,7 +232,12 @@ func TestWatch(t *testing.T) {
 	}()
 
 	// A bad certificate file: the error is reported, the identity kept.
-	writeFile(t, dir, "w.crt", []byte("garbage"))
+	// (Written to a temporary file and renamed, so that the watcher sees
+	// one change, not a truncated file and then its contents.)
+	tmp := writeFile(t, dir, "w.crt.tmp", []byte("garbage"))
+	if err := os.Rename(tmp, files.CertFile); err != nil {
+		t.Fatal(err)
+	}
 	select {
 	case err := <-errs:
 		if !errors.Is(err, ErrNoCertificate) || !strings.Contains(err.Error(), files.CertFile) {
@@ -276,5 +287,17 @@ func TestStaticIdentitiesReload(t *testing.T) {
 	}
 	if got := ids.List(); len(got) != 1 || got[0] != id {
 		t.Fatalf("List: %v", got)
+	}
+
+	// A nil or empty set fails handshakes cleanly instead of panicking.
+	var none *Identities
+	if _, err := none.GetCertificate(&tls.ClientHelloInfo{}); err == nil {
+		t.Error("nil set: no error")
+	}
+	if err := none.Reload(); err != nil {
+		t.Error(err)
+	}
+	if _, err := LoadIdentities(); err == nil {
+		t.Error("LoadIdentities(): no error")
 	}
 }

@@ -2,11 +2,13 @@ package provider
 
 import (
 	"crypto/ecdh"
+	"crypto/ecdsa"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -167,6 +169,16 @@ func TestNewIdentityChecks(t *testing.T) {
 	bad.Leaf = nil
 	if _, err := NewIdentity(bad); err == nil {
 		t.Error("garbage certificate accepted")
+	}
+
+	// A private scalar that does not belong to its own public key (and so
+	// not to the certificate) is refused by the comb signer's constructor.
+	wrongD := *priv.(*ecdsa.PrivateKey)
+	wrongD.D = new(big.Int).Add(wrongD.D, big.NewInt(1))
+	bad = cert
+	bad.PrivateKey = &wrongD
+	if _, err := NewIdentity(bad); !errors.Is(err, ErrKeyMismatch) {
+		t.Errorf("private scalar not matching its public key: %v", err)
 	}
 
 	// A Leaf that disagrees with Certificate[0] is ignored, not trusted.
