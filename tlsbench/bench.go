@@ -6,7 +6,6 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
 	"math"
 	"runtime"
@@ -56,11 +55,11 @@ func peerCallTimeout(d time.Duration) time.Duration { return d + 2*hsTimeout + 1
 // this process, to know whether the p256tls column can run and what to say
 // about it.
 func oursAvailable(m material) (ok bool, note string) {
-	_, note, err := variantCertificate(vOurs, m, map[string]tls.Certificate{}, map[string]string{})
+	sc, err := variantCertificate(vOurs, m, map[string]serverCert{})
 	if err != nil {
 		return false, "p256tls: " + err.Error()
 	}
-	return true, note
+	return true, sc.note
 }
 
 func measureRow(ctx context.Context, row hsRow, pk *pki, o options, ossl *opensslTool, tmpDir string, step func(round int, v string)) hsResult {
@@ -81,7 +80,9 @@ func measureRow(ctx context.Context, row hsRow, pk *pki, o options, ossl *openss
 		}
 	}
 	if row.side == "server" {
-		res.m, res.err = measureServerRow(ctx, row, mat, variants, o, ossl, tmpDir, step)
+		var notes []string
+		res.m, notes, res.err = measureServerRow(ctx, row, mat, variants, o, ossl, tmpDir, step)
+		res.notes = append(res.notes, notes...)
 	} else {
 		var notes []string
 		res.m, notes, res.err = measureClientRow(ctx, row, mat, variants, o, step)
@@ -97,27 +98,25 @@ func perHandshake(cpu time.Duration, n int64) float64 {
 	return float64(cpu.Nanoseconds()) / 1e3 / float64(n)
 }
 
-func measureServerRow(ctx context.Context, row hsRow, mat material, variants []string, o options, ossl *opensslTool, tmpDir string, step func(int, string)) (*measured, error) {
-	certs := map[string]tls.Certificate{}
+func measureServerRow(ctx context.Context, row hsRow, mat material, variants []string, o options, ossl *opensslTool, tmpDir string, step func(int, string)) (*measured, []string, error) {
+	certs := map[string]serverCert{}
 	for _, v := range variants {
-		c, _, err := variantCertificate(v, mat, certs, map[string]string{})
-		if err != nil {
-			return nil, err
+		if _, err := variantCertificate(v, mat, certs); err != nil {
+			return nil, nil, err
 		}
-		certs[v] = c
 	}
 	var ss *sServer
 	if row.openssl && ossl != nil {
 		var err error
 		if ss, err = ossl.startServer(ctx, tmpDir, row.s, mat); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defer ss.stop()
 		variants = append(variants, vOpenSSL)
 	}
 	peer, err := startPeer(ctx, peerSetup{Role: "client", Scenario: row.s, Concurrency: o.concurrency, Material: mat})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer peer.close()
 
@@ -131,7 +130,7 @@ func measureServerRow(ctx context.Context, row hsRow, mat material, variants []s
 			target, measure = ss.addr, ss.cpu
 		} else {
 			t = &tally{}
-			srv, err := startServer(row.s, serverTLSConfig(row.s, certs[v], t, o.failEvery), t)
+			srv, err := startServer(row.s, serverTLSConfig(row.s, certs[v].cert, t, o.failEvery), t)
 			if err != nil {
 				return sample{}, err
 			}
@@ -175,7 +174,12 @@ func measureServerRow(ctx context.Context, row hsRow, mat material, variants []s
 		s.rate = float64(s.n) / wall.Seconds()
 		return s, nil
 	}
-	return interleave(ctx, variants, o.rounds, o.duration, o.duration/2, run, step)
+	m, err := interleave(ctx, variants, o.rounds, o.duration, o.duration/2, run, step)
+	var notes []string
+	if sc, ok := certs[vOurs]; ok && sc.stats != nil {
+		notes = append(notes, sc.stats())
+	}
+	return m, notes, err
 }
 
 func measureClientRow(ctx context.Context, row hsRow, mat material, variants []string, o options, step func(int, string)) (*measured, []string, error) {

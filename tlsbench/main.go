@@ -275,8 +275,12 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) int {
 	if len(rows) > 0 {
 		what = append(what, fmt.Sprintf("%d handshake rows", len(rows)))
 	}
-	fmt.Fprintf(stderr, "tlsbench: measuring %s, %d rounds of %v per side; this takes about %s.\n",
-		strings.Join(what, " and "), o.rounds, o.duration, roundDuration(est))
+	rounds := "rounds"
+	if o.rounds == 1 {
+		rounds = "round"
+	}
+	fmt.Fprintf(stderr, "tlsbench: measuring %s, %d %s of %v per side; this takes about %s.\n",
+		strings.Join(what, " and "), o.rounds, rounds, o.duration, roundDuration(est))
 
 	res := &results{opts: o, machine: machineInfo(ossl), started: time.Now()}
 	prog := newProgress(stderr, o, est)
@@ -351,7 +355,7 @@ func measurePrimitives(ctx context.Context, o options, ossl *opensslTool, prog *
 		if ctx.Err() != nil {
 			break
 		}
-		label := "primitive " + p.name
+		label, _, _ := strings.Cut(p.name, " (")
 		m, err := interleave(ctx, p.variants(), o.rounds, pd, pd/2, p.run, func(round int, v string) { prog.step(label, round, v) })
 		out = append(out, primResult{p: p, m: m, err: err})
 	}

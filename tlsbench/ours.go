@@ -12,19 +12,29 @@ import (
 	"fmt"
 
 	"github.com/p256tls/p256tls/keytable"
+	"github.com/p256tls/p256tls/provider"
 	"github.com/p256tls/p256tls/sign"
 	"github.com/p256tls/p256tls/truststore"
 	"github.com/p256tls/p256tls/verify"
 )
 
-// standIns lists the p256tls packages that are not in this tree yet; their
-// columns run the standard library and every report says so.
-var standIns = []string{"provider"}
-
-// oursCertificate turns the standard certificate into the p256tls server
-// identity. note says what the identity does with this key type.
-func oursCertificate(std tls.Certificate) (cert tls.Certificate, note string, err error) {
-	return std, "STAND-IN: provider/ not in this tree; this column is crypto/tls", nil
+// oursCertificate turns the standard certificate into a p256tls provider
+// identity (provider.NewIdentity). note says what the identity does with
+// a key that is not P-256; stats reads the identity's signing counters.
+func oursCertificate(std tls.Certificate) (cert tls.Certificate, note string, stats func() string, err error) {
+	id, err := provider.NewIdentity(std)
+	if err != nil {
+		return tls.Certificate{}, "", nil, err
+	}
+	if !id.Checked() {
+		note = fmt.Sprintf("the provider identity passes %s keys through to the standard signer (counted as fallbacks), so both columns sign the same way", id.Algorithm())
+	}
+	stats = func() string {
+		st := id.Stats()
+		return fmt.Sprintf("provider identity (%s): %d signatures by the comb signer, %d checks, %d faults detected, %d fallbacks to the standard signer",
+			id.Algorithm(), st.Signatures, st.Checks, st.FaultsDetected, st.Fallbacks)
+	}
+	return *id.Certificate(), note, stats, nil
 }
 
 // oursSigner is sign.Signer for one P-256 key.

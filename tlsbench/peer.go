@@ -143,13 +143,12 @@ func (c *clientPeer) handle(ctx context.Context, cmd peerCmd) peerReply {
 
 type serverPeer struct {
 	setup peerSetup
-	certs map[string]tls.Certificate
-	notes map[string]string
+	certs map[string]serverCert
 	srv   *hsServer
 }
 
 func newServerPeer(s peerSetup) (*serverPeer, error) {
-	return &serverPeer{setup: s, certs: map[string]tls.Certificate{}, notes: map[string]string{}}, nil
+	return &serverPeer{setup: s, certs: map[string]serverCert{}}, nil
 }
 
 func (p *serverPeer) close() {
@@ -163,17 +162,17 @@ func (p *serverPeer) handle(ctx context.Context, cmd peerCmd) peerReply {
 	switch cmd.Op {
 	case "serve":
 		p.close()
-		cert, note, err := variantCertificate(cmd.Variant, p.setup.Material, p.certs, p.notes)
+		sc, err := variantCertificate(cmd.Variant, p.setup.Material, p.certs)
 		if err != nil {
 			return peerReply{Err: err.Error()}
 		}
 		t := &tally{}
-		srv, err := startServer(p.setup.Scenario, serverTLSConfig(p.setup.Scenario, cert, t, p.setup.FailEvery), t)
+		srv, err := startServer(p.setup.Scenario, serverTLSConfig(p.setup.Scenario, sc.cert, t, p.setup.FailEvery), t)
 		if err != nil {
 			return peerReply{Err: err.Error()}
 		}
 		p.srv = srv
-		return peerReply{Addr: srv.addr, Note: note}
+		return peerReply{Addr: srv.addr, Note: sc.note}
 	case "stop":
 		if p.srv == nil {
 			return peerReply{Err: "server peer: stop without serve"}
@@ -187,33 +186,38 @@ func (p *serverPeer) handle(ctx context.Context, cmd peerCmd) peerReply {
 	return peerReply{Err: fmt.Sprintf("server peer: unknown op %q", cmd.Op)}
 }
 
+// serverCert is a variant's server certificate; stats, for a p256tls
+// identity, reads its signing counters.
+type serverCert struct {
+	cert  tls.Certificate
+	note  string
+	stats func() string
+}
+
 // variantCertificate returns the server certificate for a variant
-// ("stdlib" or "p256tls"), building each once per process.
-func variantCertificate(v string, m material, cache map[string]tls.Certificate, notes map[string]string) (tls.Certificate, string, error) {
+// ("stdlib" or "p256tls"), building each once per cache (per process).
+func variantCertificate(v string, m material, cache map[string]serverCert) (serverCert, error) {
 	if c, ok := cache[v]; ok {
-		return c, notes[v], nil
+		return c, nil
 	}
 	std, err := m.certificate()
 	if err != nil {
-		return tls.Certificate{}, "", err
+		return serverCert{}, err
 	}
-	var (
-		cert tls.Certificate
-		note string
-	)
+	var sc serverCert
 	switch v {
 	case vStdlib:
-		cert = std
+		sc.cert = std
 	case vOurs:
-		cert, note, err = oursCertificate(std)
+		sc.cert, sc.note, sc.stats, err = oursCertificate(std)
 		if err != nil {
-			return tls.Certificate{}, "", err
+			return serverCert{}, err
 		}
 	default:
-		return tls.Certificate{}, "", fmt.Errorf("unknown variant %q", v)
+		return serverCert{}, fmt.Errorf("unknown variant %q", v)
 	}
-	cache[v], notes[v] = cert, note
-	return cert, note, nil
+	cache[v] = sc
+	return sc, nil
 }
 
 // peerProc is tlsbench's handle on a running peer.

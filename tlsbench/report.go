@@ -124,8 +124,12 @@ func (r *results) machineLine() string {
 
 func (r *results) settingsLine() string {
 	o := r.opts
-	return fmt.Sprintf("%d interleaved rounds after a warm-up, %v per run (primitives %v), %d concurrent clients over 127.0.0.1",
-		o.rounds, o.duration, o.duration/2, o.concurrency)
+	rounds := "interleaved rounds"
+	if o.rounds == 1 {
+		rounds = "round"
+	}
+	return fmt.Sprintf("%d %s after a warm-up, %v per run (primitives %v), %d concurrent clients over 127.0.0.1",
+		o.rounds, rounds, o.duration, o.duration/2, o.concurrency)
 }
 
 func writeTable(w io.Writer, r *results) {
@@ -134,10 +138,6 @@ func writeTable(w io.Writer, r *results) {
 	fmt.Fprintln(w, "machine:", r.machineLine())
 	fmt.Fprintf(w, "run:     %s; took %s\n", r.settingsLine(), roundDuration(r.elapsed))
 	fmt.Fprintln(w, "values:  median [min–max] over the rounds; ratio = p256tls/stdlib taken round by round (below 1: p256tls costs less)")
-	if len(standIns) > 0 {
-		fmt.Fprintf(w, "WARNING: %s not in this tree yet: those p256tls columns run the standard library (stand-ins), not p256tls.\n",
-			strings.Join(standIns, ", "))
-	}
 	withOpenSSL := o.openssl
 
 	if len(r.prims) > 0 || r.primErr != nil {
@@ -341,7 +341,6 @@ type jsonOut struct {
 	Primitives []jsonPrim     `json:"primitives"`
 	Handshakes []jsonHS       `json:"handshakes"`
 	Notes      []string       `json:"notes"`
-	StandIns   []string       `json:"stand_ins,omitempty"`
 	Problems   []string       `json:"problems,omitempty"`
 }
 
@@ -422,7 +421,6 @@ func writeJSON(w io.Writer, r *results) error {
 		Primitives: []jsonPrim{},
 		Handshakes: []jsonHS{},
 		Notes:      r.notes(),
-		StandIns:   standIns,
 		Problems:   r.problems(),
 	}
 	for _, p := range r.prims {

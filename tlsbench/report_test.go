@@ -5,9 +5,12 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
+
+var combSigs = regexp.MustCompile(`(\d+) signatures by the comb signer, (\d+) checks`)
 
 // A short run of the default matrix, as CI does it: the JSON follows the
 // schema, no handshake fails, and the SVG is well-formed.
@@ -31,8 +34,16 @@ func TestShortRunJSON(t *testing.T) {
 		if h["failures"].(float64) != 0 {
 			t.Errorf("%v %v: %v failures", h["side"], h["name"], h["failures"])
 		}
-		if h["stdlib_cpu_us"] == nil {
-			t.Errorf("%v %v: no stdlib value", h["side"], h["name"])
+		if h["stdlib_cpu_us"] == nil || h["p256tls_cpu_us"] == nil {
+			t.Errorf("%v %v: stdlib %v, p256tls %v", h["side"], h["name"], h["stdlib_cpu_us"], h["p256tls_cpu_us"])
+		}
+		// The p256tls server column really signed with the provider's
+		// checked comb signer.
+		if h["side"] == "server" {
+			m := combSigs.FindStringSubmatch(h["note"].(string))
+			if m == nil || m[1] == "0" {
+				t.Errorf("%v: the provider identity's counters say %q", h["name"], h["note"])
+			}
 		}
 	}
 	b, err := os.ReadFile(svgPath)

@@ -11,7 +11,6 @@ import (
 	"html"
 	"math"
 	"strconv"
-	"strings"
 )
 
 type svgGroup struct {
@@ -103,9 +102,6 @@ func drawSVG(r *results) []byte {
 	fmt.Fprintf(&b, `<text x="%d" y="42" font-size="14">%s</text>`+"\n", left, esc(what))
 	fmt.Fprintf(&b, `<text x="%d" y="60" fill="#444">%s</text>`+"\n", left, esc(r.machineLine()))
 	fmt.Fprintf(&b, `<text x="%d" y="76" fill="#444">%s; bars: median over rounds, whiskers: min–max</text>`+"\n", left, esc(r.settingsLine()))
-	if len(standIns) > 0 {
-		fmt.Fprintf(&b, `<text x="%d" y="92" fill="#c0392b">WARNING: stand-ins (standard library) for %s</text>`+"\n", left, esc(strings.Join(standIns, ", ")))
-	}
 	lx := left
 	for _, v := range []string{vStdlib, vOurs, vOpenSSL} {
 		if v == vOpenSSL && !r.opts.openssl {
