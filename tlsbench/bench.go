@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -87,6 +88,9 @@ func measureRow(ctx context.Context, row hsRow, pk *pki, o options, ossl *openss
 		var notes []string
 		res.m, notes, res.err = measureClientRow(ctx, row, mat, variants, o, step)
 		res.notes = append(res.notes, notes...)
+	}
+	if res.err != nil && ctx.Err() != nil {
+		res.err = errors.New("interrupted")
 	}
 	return res
 }

@@ -404,6 +404,9 @@ func (p *clientPool) run(ctx context.Context, addr string, d time.Duration) {
 			for time.Now().Before(deadline) && ctx.Err() == nil {
 				st, err := w.handshake(ctx, p.s, addr)
 				if err != nil {
+					if ctx.Err() != nil {
+						return // interrupted: our own cancellation, not a failure
+					}
 					p.t.fail(err)
 					time.Sleep(time.Millisecond) // never spin on a dead server
 					continue
