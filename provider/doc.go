@@ -20,12 +20,13 @@
 //	if err != nil {
 //		log.Fatal(err)
 //	}
-//	srv := &http.Server{Addr: ":443", TLSConfig: provider.ServerConfig(ids)}
+//	srv := &http.Server{Addr: ":443", Handler: mux, TLSConfig: provider.ServerConfig(ids)}
 //	log.Fatal(srv.ListenAndServeTLS("", ""))
 //
 // The same config works with quic-go (quic.ListenAddr, http3.Server).
 //
 // Counters (Stats) are kept per key and summed per Identities and for the
 // process (TotalStats); the process view is published with package expvar
-// as "p256tls".
+// as "p256tls". (Importing expvar registers /debug/vars on
+// http.DefaultServeMux: public servers should use their own mux.)
 package provider

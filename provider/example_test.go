@@ -199,6 +199,8 @@ func ExampleIdentities_Watch() {
 	go ids.Watch(context.Background(), 30*time.Second, func(err error) {
 		log.Printf("certificate reload: %v", err)
 	})
-	srv := &http.Server{Addr: ":443", TLSConfig: provider.ServerConfig(ids)}
+	mux := http.NewServeMux() // not http.DefaultServeMux, which serves /debug/vars
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hello\n") })
+	srv := &http.Server{Addr: ":443", Handler: mux, TLSConfig: provider.ServerConfig(ids)}
 	log.Fatal(srv.ListenAndServeTLS("", ""))
 }
