@@ -2,7 +2,27 @@
 
 package field
 
-// TEMPORARY: replaced by the generated assembly kernels and their dispatch.
-func mul(z, x, y *Element) { mulGeneric(z, x, y) }
+import "golang.org/x/sys/cpu"
 
-func square(z, x *Element) { squareGeneric(z, x) }
+// useADX selects the MULX/ADCX/ADOX kernels; without BMI2 and ADX the MULQ
+// kernels run instead. mulAsm and squareAsm read it and tail-jump to the
+// chosen kernel, so mul and square inline into their callers and cost one
+// call into assembly.
+var useADX = cpu.X86.HasBMI2 && cpu.X86.HasADX
+
+func mul(z, x, y *Element) { mulAsm((*[4]uint64)(z), (*[4]uint64)(x), (*[4]uint64)(y)) }
+
+func square(z, x *Element) { squareAsm((*[4]uint64)(z), (*[4]uint64)(x)) }
+
+func init() {
+	if useADX {
+		archKernels = append(archKernels, kernel{"adx",
+			func(z, x, y *Element) { mulADX((*[4]uint64)(z), (*[4]uint64)(x), (*[4]uint64)(y)) },
+			func(z, x *Element) { squareADX((*[4]uint64)(z), (*[4]uint64)(x)) },
+		})
+	}
+	archKernels = append(archKernels, kernel{"mulq",
+		func(z, x, y *Element) { mulMULQ((*[4]uint64)(z), (*[4]uint64)(x), (*[4]uint64)(y)) },
+		func(z, x *Element) { squareMULQ((*[4]uint64)(z), (*[4]uint64)(x)) },
+	})
+}

@@ -1,0 +1,522 @@
+// Command _asm generates the amd64 Montgomery multiplication and squaring
+// kernels of package field with avo. Run it through go generate in the
+// parent directory, which does
+//
+//	go run -C _asm . -out ../field_amd64.s -stubs ../field_amd64_stubs.go -pkg field
+//
+// Two families are emitted. The ADX kernels (mulADX, squareADX) multiply with
+// MULX and add with two independent carry chains, ADCX on CF and ADOX on OF;
+// they need BMI2 and ADX. The MULQ kernels (mulMULQ, squareMULQ) use only
+// MULQ, ADDQ/ADCQ and shifts and run on every amd64 CPU. mulAsm and squareAsm
+// pick one of the two at run time from the package variable useADX.
+//
+// # Reduction
+//
+// With m the low limb of the value u being reduced, p ≡ -1 (mod 2^64) makes
+// m the Montgomery quotient digit, u + m·p = (u - m) + m·(p+1) with
+// p+1 = 2^64·(2^32 + p3·2^128), and so
+//
+//	(u + m·p) / 2^64 = (u >> 64) + A(m),  A(m) = m·2^32 + m·p3·2^128.
+//
+// A(m) is the four limbs (m<<32, m>>32, lo(m·p3), hi(m·p3)), and since
+// m·p3 = m·2^64 + m - m·2^32 = (m:m) - (m>>32 : m<<32) the last two are one
+// subtraction with borrow away: a round costs two shifts, SUB/SBB and four
+// additions, with no multiplication.
+//
+// # Bounds
+//
+// Reducing a value u < 2^256 by one round gives (u + m·p)/2^64 <
+// 2^192 + p < 2^256, so the low half of a product can be reduced in four
+// rounds without a fifth limb, leaving a value ≤ p; adding the high half
+// (< p) gives r < 2p, and one conditional subtraction of p, done with CMOV,
+// finishes. The interleaved ADX multiplication instead keeps a five-limb
+// window that stays below p·(2^64+1) < 2^320 after each round, and below 2p
+// after the last.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Limbs 1 and 3 of p = 2^256 - 2^224 + 2^192 + 2^96 - 1; limb 0 is 2^64-1
+// and limb 2 is 0.
+const (
+	p1 = 0x00000000ffffffff
+	p3 = 0xffffffff00000001
+)
+
+func main() {
+	ConstraintExpr("amd64")
+	ConstraintExpr("!purego")
+
+	genMulADX()
+	genSquareADX()
+	genMulMULQ()
+	genSquareMULQ()
+
+	Generate()
+	appendDispatch()
+}
+
+// limb returns the memory operand of limb i of the [4]uint64 at base.
+func limb(base GPPhysical, i int) Mem { return Mem{Base: base, Disp: 8 * i} }
+
+// pool is a free list of physical registers, handed out in a fixed order so
+// that the output does not change from run to run.
+type pool struct{ free []GPPhysical }
+
+func newPool(rs ...GPPhysical) *pool { return &pool{free: rs} }
+
+func (p *pool) get() GPPhysical {
+	if len(p.free) == 0 {
+		panic("out of registers")
+	}
+	r := p.free[0]
+	p.free = p.free[1:]
+	return r
+}
+
+func (p *pool) put(rs ...GPPhysical) { p.free = append(p.free, rs...) }
+
+// addend computes the limbs of A(m) = m·2^32 + m·p3·2^128 without a
+// multiplication. It returns (m<<32, m>>32, lo(m·p3), hi(m·p3)); the third
+// is m itself, overwritten.
+func addend(m GPPhysical, regs *pool) (lo, hi, pl, ph GPPhysical) {
+	lo, hi, ph = regs.get(), regs.get(), regs.get()
+	MOVQ(m, lo)
+	SHLQ(U8(32), lo)
+	MOVQ(m, hi)
+	SHRQ(U8(32), hi)
+	MOVQ(m, ph)
+	SUBQ(lo, m) // m·p3 = (m:m) - (hi:lo)
+	SBBQ(hi, ph)
+	return lo, hi, m, ph
+}
+
+// subP sets s = v - p limb by limb from copies of v and leaves the borrow
+// in CF. pr is a scratch register for the constant limbs.
+func subP(s, v [4]GPPhysical, pr GPPhysical) {
+	for i := range s {
+		MOVQ(v[i], s[i])
+	}
+	SUBQ(I32(-1), s[0])
+	MOVL(U32(p1), pr.As32())
+	SBBQ(pr, s[1])
+	SBBQ(Imm(0), s[2])
+	MOVQ(U64(p3), pr)
+	SBBQ(pr, s[3])
+}
+
+// store writes v to the result pointer z.
+func store(v [4]GPPhysical, zp GPPhysical) {
+	Load(Param("z"), zp)
+	for i := range v {
+		MOVQ(v[i], limb(zp, i))
+	}
+	RET()
+}
+
+// ---------------------------------------------------------------------------
+// ADX multiplication: rows of x·y[i] interleaved with reduction rounds.
+
+// In mulADX the accumulator is a sliding window of limbs a[k..k+5]. Row i
+// adds x·y[i] at limbs i..i+4; round k adds A(a[k]) at limbs k+1..k+4 and
+// retires limb k. Row k+1 comes before round k, so that the quotient digit of
+// round k+1, limb k+1, is complete one addition after round k starts.
+
+// mulRow adds x·y[r] into a[r..r+4] on the two carry chains; a[r+4] is new.
+func mulRow(a []GPPhysical, xp, yp GPPhysical, r int, regs *pool) {
+	Commentf("Row %d: a[%d..%d] += x·y[%d]; low halves on CF, high halves on OF.", r, r, r+4, r)
+	lo, hi, zr := regs.get(), regs.get(), regs.get()
+	a[r+4] = regs.get()
+	MOVQ(limb(yp, r), RDX)
+	XORL(zr.As32(), zr.As32())
+	for j := 0; j < 3; j++ {
+		MULXQ(limb(xp, j), lo, hi)
+		ADCXQ(lo, a[r+j])
+		ADOXQ(hi, a[r+j+1])
+	}
+	MULXQ(limb(xp, 3), lo, a[r+4])
+	ADCXQ(lo, a[r+3])
+	ADOXQ(zr, a[r+4])
+	ADCXQ(zr, a[r+4])
+	regs.put(lo, hi, zr)
+}
+
+// mulRound adds A(a[k]) into a[k+1..k+4] and, unless last, the carry into
+// a[k+5]. a[k] is retired. The last round leaves its carry in CF.
+func mulRound(a []GPPhysical, k int, regs *pool, last bool) {
+	Commentf("Round %d: m = a[%d]; a[%d..%d] += m·2^32 + m·p3·2^128.", k, k, k+1, k+4)
+	lo, hi, pl, ph := addend(a[k], regs)
+	ADDQ(lo, a[k+1])
+	ADCQ(hi, a[k+2])
+	ADCQ(pl, a[k+3])
+	ADCQ(ph, a[k+4])
+	if !last {
+		ADCQ(Imm(0), a[k+5])
+	}
+	regs.put(lo, hi, pl, ph)
+}
+
+func genMulADX() {
+	TEXT("mulADX", NOSPLIT, "func(z, x, y *[4]uint64)")
+	Doc("mulADX sets z = x·y·2^-256 mod p. It requires BMI2 and ADX.")
+	Pragma("noescape")
+	xp, yp := RSI, RDI
+	Load(Param("x"), xp)
+	Load(Param("y"), yp)
+	regs := newPool(RAX, RBX, RCX, R8, R9, R10, R11, R12, R13, R14, R15)
+	a := make([]GPPhysical, 9)
+	for i := 0; i < 5; i++ {
+		a[i] = regs.get()
+	}
+	lo := regs.get()
+	Comment("Row 0: a[0..4] = x·y[0].")
+	MOVQ(limb(yp, 0), RDX)
+	MULXQ(limb(xp, 0), a[0], a[1])
+	MULXQ(limb(xp, 1), lo, a[2])
+	ADDQ(lo, a[1])
+	MULXQ(limb(xp, 2), lo, a[3])
+	ADCQ(lo, a[2])
+	MULXQ(limb(xp, 3), lo, a[4])
+	ADCQ(lo, a[3])
+	ADCQ(Imm(0), a[4])
+	regs.put(lo)
+
+	mulRow(a, xp, yp, 1, regs)
+	mulRound(a, 0, regs, false)
+	mulRow(a, xp, yp, 2, regs)
+	mulRound(a, 1, regs, false)
+	mulRow(a, xp, yp, 3, regs)
+	mulRound(a, 2, regs, false)
+	mulRound(a, 3, regs, true)
+
+	Comment("r = a[4..7] + 2^256·CF < 2p; store r - p unless that borrows.")
+	c := regs.get()
+	SBBQ(c, c) // c = -carry
+	r := [4]GPPhysical{a[4], a[5], a[6], a[7]}
+	var s [4]GPPhysical
+	pr := regs.get()
+	for i := range s {
+		s[i] = regs.get()
+	}
+	subP(s, r, pr)
+	SBBQ(Imm(0), c) // borrows iff the carry was 0 and r - p borrowed
+	for i := range s {
+		CMOVQCS(r[i], s[i])
+	}
+	store(s, pr)
+}
+
+// ---------------------------------------------------------------------------
+// Squaring with MULX, and the MULQ products.
+
+// The remaining kernels compute the whole 512-bit product into t, then
+// reduce its low half and finish with reduceLow/final. t lives in R8..R15.
+var prod = [8]GPPhysical{R8, R9, R10, R11, R12, R13, R14, R15}
+
+// squareProductADX sets t = x² with MULX: the six products x[i]·x[j], i < j,
+// then one pass that doubles them on CF and adds the squares x[i]² on OF.
+func squareProductADX(t [8]GPPhysical, xp, lo, hi, zr GPPhysical) {
+	Comment("Off-diagonal products x[i]·x[j], i < j, into t[1..6].")
+	MOVQ(limb(xp, 0), RDX)
+	MULXQ(limb(xp, 1), t[1], t[2])
+	MULXQ(limb(xp, 2), lo, t[3])
+	ADDQ(lo, t[2])
+	MULXQ(limb(xp, 3), lo, t[4])
+	ADCQ(lo, t[3])
+	ADCQ(Imm(0), t[4])
+
+	MOVQ(limb(xp, 1), RDX)
+	XORL(zr.As32(), zr.As32())
+	MULXQ(limb(xp, 2), lo, hi)
+	ADCXQ(lo, t[3])
+	ADOXQ(hi, t[4])
+	MULXQ(limb(xp, 3), lo, t[5])
+	ADCXQ(lo, t[4])
+	ADOXQ(zr, t[5])
+	ADCXQ(zr, t[5])
+
+	MOVQ(limb(xp, 2), RDX)
+	MULXQ(limb(xp, 3), lo, t[6])
+	ADDQ(lo, t[5])
+	ADCQ(Imm(0), t[6])
+
+	Comment("Double them on CF and add the squares x[i]² on OF.")
+	XORL(zr.As32(), zr.As32())
+	MOVQ(limb(xp, 0), RDX)
+	MULXQ(RDX, t[0], hi)
+	ADCXQ(t[1], t[1])
+	ADOXQ(hi, t[1])
+	for i := 1; i < 4; i++ {
+		MOVQ(limb(xp, i), RDX)
+		if i < 3 {
+			MULXQ(RDX, lo, hi)
+		} else {
+			MULXQ(RDX, lo, t[7])
+		}
+		ADCXQ(t[2*i], t[2*i])
+		ADOXQ(lo, t[2*i])
+		if i < 3 {
+			ADCXQ(t[2*i+1], t[2*i+1])
+			ADOXQ(hi, t[2*i+1])
+		}
+	}
+	ADCXQ(zr, t[7])
+	ADOXQ(zr, t[7])
+}
+
+// productMULQ sets t = x·y with MULQ by rows. c is a scratch register; AX and
+// DX are clobbered.
+func productMULQ(t [8]GPPhysical, xp, yp, c GPPhysical) {
+	Comment("Row 0: t[0..4] = x·y[0].")
+	MOVQ(limb(xp, 0), RAX)
+	MULQ(limb(yp, 0))
+	MOVQ(RAX, t[0])
+	MOVQ(RDX, t[1])
+	for j := 1; j < 4; j++ {
+		MOVQ(limb(xp, j), RAX)
+		MULQ(limb(yp, 0))
+		ADDQ(RAX, t[j])
+		ADCQ(Imm(0), RDX)
+		MOVQ(RDX, t[j+1])
+	}
+	for i := 1; i < 4; i++ {
+		Commentf("Row %d: t[%d..%d] += x·y[%d].", i, i, i+4, i)
+		MOVQ(limb(xp, 0), RAX)
+		MULQ(limb(yp, i))
+		ADDQ(RAX, t[i])
+		ADCQ(Imm(0), RDX)
+		MOVQ(RDX, c)
+		for j := 1; j < 4; j++ {
+			MOVQ(limb(xp, j), RAX)
+			MULQ(limb(yp, i))
+			ADDQ(c, t[i+j])
+			ADCQ(Imm(0), RDX)
+			ADDQ(RAX, t[i+j])
+			ADCQ(Imm(0), RDX)
+			if j < 3 {
+				MOVQ(RDX, c)
+			} else {
+				MOVQ(RDX, t[i+4])
+			}
+		}
+	}
+}
+
+// squareProductMULQ sets t = x² with MULQ. c is a scratch register; AX and
+// DX are clobbered.
+func squareProductMULQ(t [8]GPPhysical, xp, c GPPhysical) {
+	Comment("Off-diagonal products x[i]·x[j], i < j, into t[1..6].")
+	MOVQ(limb(xp, 0), RAX)
+	MULQ(limb(xp, 1))
+	MOVQ(RAX, t[1])
+	MOVQ(RDX, t[2])
+	for j := 2; j < 4; j++ {
+		MOVQ(limb(xp, 0), RAX)
+		MULQ(limb(xp, j))
+		ADDQ(RAX, t[j])
+		ADCQ(Imm(0), RDX)
+		MOVQ(RDX, t[j+1])
+	}
+	MOVQ(limb(xp, 1), RAX)
+	MULQ(limb(xp, 2))
+	ADDQ(RAX, t[3])
+	ADCQ(Imm(0), RDX)
+	MOVQ(RDX, c)
+	MOVQ(limb(xp, 1), RAX)
+	MULQ(limb(xp, 3))
+	ADDQ(c, t[4])
+	ADCQ(Imm(0), RDX)
+	ADDQ(RAX, t[4])
+	ADCQ(Imm(0), RDX)
+	MOVQ(RDX, t[5])
+	MOVQ(limb(xp, 2), RAX)
+	MULQ(limb(xp, 3))
+	ADDQ(RAX, t[5])
+	ADCQ(Imm(0), RDX)
+	MOVQ(RDX, t[6])
+
+	Comment("Double them.")
+	XORL(t[7].As32(), t[7].As32())
+	ADDQ(t[1], t[1])
+	for i := 2; i < 7; i++ {
+		ADCQ(t[i], t[i])
+	}
+	ADCQ(Imm(0), t[7])
+
+	Comment("Add the squares x[i]²; c carries the carry across MULQ as 0 or -1.")
+	MOVQ(limb(xp, 0), RAX)
+	MULQ(RAX)
+	MOVQ(RAX, t[0])
+	MOVQ(RDX, c)
+	MOVQ(limb(xp, 1), RAX)
+	MULQ(RAX)
+	ADDQ(c, t[1])
+	ADCQ(RAX, t[2])
+	ADCQ(RDX, t[3])
+	SBBQ(c, c)
+	for i := 2; i < 4; i++ {
+		MOVQ(limb(xp, i), RAX)
+		MULQ(RAX)
+		NEGQ(c)
+		ADCQ(RAX, t[2*i])
+		ADCQ(RDX, t[2*i+1])
+		if i < 3 {
+			SBBQ(c, c)
+		}
+	}
+}
+
+// reduceLow reduces the low half of t in four rounds and returns u ≤ p,
+// with u·2^256 ≡ t[0..3] (mod p). Only t[0..3] and registers of regs are
+// written.
+func reduceLow(t [8]GPPhysical, regs *pool) [4]GPPhysical {
+	u := [4]GPPhysical{t[0], t[1], t[2], t[3]}
+	for k := 0; k < 4; k++ {
+		Commentf("Reduction round %d: u = u/2^64 + A(u[0]).", k)
+		lo, hi, pl, ph := addend(u[0], regs)
+		ADDQ(lo, u[1])
+		ADCQ(hi, u[2])
+		ADCQ(pl, u[3])
+		ADCQ(Imm(0), ph)
+		regs.put(lo, hi, pl)
+		u = [4]GPPhysical{u[1], u[2], u[3], ph}
+	}
+	return u
+}
+
+// final stores r = u + t[4..7] reduced mod p, for u ≤ p and t[4..7] < p, so
+// r < 2p. It forms d = t[4..7] - p while the reduction runs, then r = u +
+// t[4..7] and s = u + d side by side: s carries out of 2^256 exactly when
+// r ≥ p, and is stored then. With ADX the two sums share one pass on CF and
+// OF; without, they are two ADC chains.
+func final(t [8]GPPhysical, u [4]GPPhysical, regs *pool, adx bool) {
+	Comment("d = t[4..7] - p mod 2^256.")
+	var d [4]GPPhysical
+	pr := regs.get()
+	for i := range d {
+		d[i] = regs.get()
+	}
+	subP(d, [4]GPPhysical{t[4], t[5], t[6], t[7]}, pr)
+	if adx {
+		Comment("r = u + t[4..7] on CF, s = u + d on OF; OF is set iff r ≥ p.")
+		XORL(pr.As32(), pr.As32())
+		for i := range d {
+			ADOXQ(u[i], d[i])
+			ADCXQ(t[4+i], u[i])
+		}
+		for i := range d {
+			CMOVQOC(u[i], d[i])
+		}
+	} else {
+		Comment("s = u + d; c = -1 iff it carries, that is iff r ≥ p.")
+		ADDQ(u[0], d[0])
+		for i := 1; i < 4; i++ {
+			ADCQ(u[i], d[i])
+		}
+		c := regs.get()
+		SBBQ(c, c)
+		Comment("r = u + t[4..7]; keep it where s did not carry.")
+		ADDQ(t[4], u[0])
+		for i := 1; i < 4; i++ {
+			ADCQ(t[4+i], u[i])
+		}
+		TESTQ(c, c)
+		for i := range d {
+			CMOVQEQ(u[i], d[i])
+		}
+	}
+	store(d, pr)
+}
+
+// ---------------------------------------------------------------------------
+// The other kernels. SI and DI hold the operand pointers, R8..R15 the
+// product; AX, BX, CX and DX are scratch, and so are the pointers once read.
+
+func genSquareADX() {
+	TEXT("squareADX", NOSPLIT, "func(z, x *[4]uint64)")
+	Doc("squareADX sets z = x·x·2^-256 mod p. It requires BMI2 and ADX.")
+	Pragma("noescape")
+	Load(Param("x"), RSI)
+	squareProductADX(prod, RSI, RAX, RBX, RCX)
+	regs := newPool(RAX, RBX, RCX, RDX, RSI, RDI)
+	u := reduceLow(prod, regs)
+	final(prod, u, regs, true)
+}
+
+func genMulMULQ() {
+	TEXT("mulMULQ", NOSPLIT, "func(z, x, y *[4]uint64)")
+	Doc("mulMULQ sets z = x·y·2^-256 mod p using only MULQ, ADDQ/ADCQ and shifts.")
+	Pragma("noescape")
+	Load(Param("x"), RSI)
+	Load(Param("y"), RDI)
+	productMULQ(prod, RSI, RDI, RCX)
+	regs := newPool(RAX, RBX, RCX, RDX, RSI, RDI)
+	u := reduceLow(prod, regs)
+	final(prod, u, regs, false)
+}
+
+func genSquareMULQ() {
+	TEXT("squareMULQ", NOSPLIT, "func(z, x *[4]uint64)")
+	Doc("squareMULQ sets z = x·x·2^-256 mod p using only MULQ, ADDQ/ADCQ and shifts.")
+	Pragma("noescape")
+	Load(Param("x"), RSI)
+	squareProductMULQ(prod, RSI, RCX)
+	regs := newPool(RAX, RBX, RCX, RDX, RSI, RDI)
+	u := reduceLow(prod, regs)
+	final(prod, u, regs, false)
+}
+
+// ---------------------------------------------------------------------------
+// Dispatch.
+
+// appendDispatch appends to the generated files mulAsm and squareAsm, the
+// entry points of mul and square: they test useADX and tail-jump to the
+// chosen kernel, whose arguments are laid out the same way. avo has no
+// jumps to other functions, so they are written as text.
+func appendDispatch() {
+	out, stubs := flag.Lookup("out").Value.String(), flag.Lookup("stubs").Value.String()
+	if out == "" || stubs == "" {
+		fmt.Fprintln(os.Stderr, "-out and -stubs are required")
+		os.Exit(2)
+	}
+	var asm, decl strings.Builder
+	for _, d := range []struct{ name, sig, frame, adx, mulq string }{
+		{"mulAsm", "z *[4]uint64, x *[4]uint64, y *[4]uint64", "$0-24", "mulADX", "mulMULQ"},
+		{"squareAsm", "z *[4]uint64, x *[4]uint64", "$0-16", "squareADX", "squareMULQ"},
+	} {
+		fmt.Fprintf(&asm, "\n// func %s(%s)\n", d.name, d.sig)
+		fmt.Fprintf(&asm, "TEXT ·%s(SB), NOSPLIT, %s\n", d.name, d.frame)
+		fmt.Fprintf(&asm, "\tCMPB ·useADX(SB), $0x00\n")
+		fmt.Fprintf(&asm, "\tJEQ  %s_mulq\n", d.name)
+		fmt.Fprintf(&asm, "\tJMP  ·%s(SB)\n\n", d.adx)
+		fmt.Fprintf(&asm, "%s_mulq:\n", d.name)
+		fmt.Fprintf(&asm, "\tJMP ·%s(SB)\n", d.mulq)
+		fmt.Fprintf(&decl, "\n// %s runs %s if useADX is set and %s otherwise.\n", d.name, d.adx, d.mulq)
+		fmt.Fprintf(&decl, "//\n//go:noescape\nfunc %s(%s)\n", d.name, d.sig)
+	}
+	appendFile(out, asm.String())
+	appendFile(stubs, decl.String())
+}
+
+func appendFile(name, text string) {
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteString(text)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
