@@ -6,9 +6,9 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/sha512"
-	"runtime"
 	"testing"
 
+	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
 	"github.com/p256tls/p256tls/keytable"
 	"github.com/p256tls/p256tls/verify"
 )
@@ -21,23 +21,6 @@ import (
 // gives comparable numbers (benchstat new.txt). Besides ns/op (wall time),
 // each benchmark reports cpu-ns/op, the CPU time of the benchmarking thread
 // per operation: on a shared, loaded machine it is the steadier of the two.
-
-// loop runs f in b.Loop on a locked thread and reports its CPU time per
-// operation as cpu-ns/op.
-func loop(b *testing.B, f func()) {
-	b.ReportAllocs()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	start := threadCPU()
-	n := 0
-	for b.Loop() {
-		f()
-		n++
-	}
-	if end := threadCPU(); start >= 0 && end >= 0 && n > 0 {
-		b.ReportMetric(float64(end-start)/float64(n), "cpu-ns/op")
-	}
-}
 
 func benchKey(b *testing.B, c elliptic.Curve) (*ecdsa.PrivateKey, []byte, []byte) {
 	k, err := ecdsa.GenerateKey(c, rand.Reader)
@@ -66,21 +49,21 @@ func BenchmarkVerify(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("stdlib", func(b *testing.B) {
-		loop(b, func() {
+		ecdsatest.Loop(b, func() {
 			if !ecdsa.VerifyASN1(&k.PublicKey, digest, sig) {
 				b.Fatal("rejected")
 			}
 		})
 	})
 	b.Run("table", func(b *testing.B) {
-		loop(b, func() {
+		ecdsatest.Loop(b, func() {
 			if !tab.VerifyASN1(digest, sig) {
 				b.Fatal("rejected")
 			}
 		})
 	})
 	b.Run("ordinary", func(b *testing.B) {
-		loop(b, func() {
+		ecdsatest.Loop(b, func() {
 			if !verify.VerifyASN1(&k.PublicKey, digest, sig) {
 				b.Fatal("rejected")
 			}
@@ -90,7 +73,7 @@ func BenchmarkVerify(b *testing.B) {
 
 func BenchmarkTableNew(b *testing.B) {
 	k, _, _ := benchKey(b, elliptic.P256())
-	loop(b, func() {
+	ecdsatest.Loop(b, func() {
 		if _, err := keytable.New(&k.PublicKey); err != nil {
 			b.Fatal(err)
 		}
@@ -100,14 +83,14 @@ func BenchmarkTableNew(b *testing.B) {
 func BenchmarkVerifyP384(b *testing.B) {
 	k, digest, sig := benchKey(b, elliptic.P384())
 	b.Run("stdlib", func(b *testing.B) {
-		loop(b, func() {
+		ecdsatest.Loop(b, func() {
 			if !ecdsa.VerifyASN1(&k.PublicKey, digest, sig) {
 				b.Fatal("rejected")
 			}
 		})
 	})
 	b.Run("circl", func(b *testing.B) {
-		loop(b, func() {
+		ecdsatest.Loop(b, func() {
 			if !verify.VerifyASN1(&k.PublicKey, digest, sig) {
 				b.Fatal("rejected")
 			}

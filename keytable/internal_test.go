@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/p256tls/p256tls/internal/ecdsaverify"
+	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
 	"github.com/p256tls/p256tls/internal/point"
 	"github.com/p256tls/p256tls/internal/scalar"
 )
@@ -69,16 +70,14 @@ func BenchmarkKeyWidth(b *testing.B) {
 		tab := make([]point.Affine, ecdsaverify.Runs<<(w-2))
 		ecdsaverify.BuildRuns(tab, &q, w)
 		b.Run(fmt.Sprintf("verify/w=%d", w), func(b *testing.B) {
-			for b.Loop() {
+			ecdsatest.Loop(b, func() {
 				if !ecdsaverify.VerifySplit(tab, w, digest[:], &r, &s) {
 					b.Fatal("rejected")
 				}
-			}
+			})
 		})
 		b.Run(fmt.Sprintf("build/w=%d", w), func(b *testing.B) {
-			for b.Loop() {
-				ecdsaverify.BuildRuns(tab, &q, w)
-			}
+			ecdsatest.Loop(b, func() { ecdsaverify.BuildRuns(tab, &q, w) })
 		})
 	}
 }

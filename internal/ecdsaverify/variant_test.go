@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
 	"github.com/p256tls/p256tls/internal/field"
 	"github.com/p256tls/p256tls/internal/gtable"
 	"github.com/p256tls/p256tls/internal/point"
@@ -102,15 +103,63 @@ func BenchmarkJoint(b *testing.B) {
 	u1, u2 := randLimbs(b), randLimbs(b)
 	var acc point.Jacobian
 	b.Run("jacobian-w5", func(b *testing.B) {
-		for b.Loop() {
-			JointSum(&acc, &u1, &u2, &q)
-		}
+		ecdsatest.Loop(b, func() { JointSum(&acc, &u1, &u2, &q) })
 	})
 	for _, w := range []uint{4, 5, 6} {
 		b.Run("affine-w"+string(rune('0'+w)), func(b *testing.B) {
-			for b.Loop() {
-				jointSumAffine(&acc, &u1, &u2, &q, w)
-			}
+			ecdsatest.Loop(b, func() { jointSumAffine(&acc, &u1, &u2, &q, w) })
 		})
+	}
+}
+
+func TestDouble(t *testing.T) {
+	g := point.Generator()
+	var a, b point.Jacobian
+	a.SetAffine(&g)
+	b = a
+	for i := 0; i < 300; i++ {
+		a.Double(&a)
+		double(&b)
+		x1, _ := a.AffineVartime()
+		x2, _ := b.AffineVartime()
+		if x1 != x2 {
+			t.Fatalf("double differs from point.Double after %d steps", i+1)
+		}
+		if i%7 == 0 {
+			addMixed(&a, &g, i%2 == 0)
+			addMixed(&b, &g, i%2 == 0)
+		}
+	}
+	a.SetInfinity()
+	double(&a)
+	if a.IsInfinity() != 1 {
+		t.Fatal("2·∞ ≠ ∞")
+	}
+}
+
+func BenchmarkDouble(b *testing.B) {
+	g := point.Generator()
+	var a point.Jacobian
+	a.SetAffine(&g)
+	b.Run("point.Double", func(b *testing.B) { ecdsatest.Loop(b, func() { a.Double(&a) }) })
+	b.Run("double", func(b *testing.B) { ecdsatest.Loop(b, func() { double(&a) }) })
+	b.Run("addMixed", func(b *testing.B) { ecdsatest.Loop(b, func() { addMixed(&a, &g, false) }) })
+}
+
+func TestHalf(t *testing.T) {
+	for i := 0; i < 1000; i++ {
+		x, _ := rand.Int(rand.Reader, pBig)
+		var a, h, back field.Element
+		a.SetCanonical(limbs(x))
+		half(&h, &a)
+		back.Double(&h)
+		if back != a {
+			t.Fatalf("2·half(%x) ≠ %x", x, x)
+		}
+	}
+	var z field.Element
+	half(&z, &z)
+	if z.IsZero() != 1 {
+		t.Fatal("half(0) ≠ 0")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	_ "crypto/sha256"
@@ -240,5 +241,23 @@ func LargeX() (x, y *big.Int) {
 			return x, y
 		}
 		x = new(big.Int).Add(x, big.NewInt(1))
+	}
+}
+
+// Loop runs f in b.Loop on a locked OS thread and reports, besides the wall
+// time, the thread's CPU time per operation as cpu-ns/op: on a shared,
+// loaded machine it is the steadier number.
+func Loop(b *testing.B, f func()) {
+	b.ReportAllocs()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := threadCPU()
+	n := 0
+	for b.Loop() {
+		f()
+		n++
+	}
+	if end := threadCPU(); start >= 0 && end >= 0 && n > 0 {
+		b.ReportMetric(float64(end-start)/float64(n), "cpu-ns/op")
 	}
 }

@@ -1,5 +1,5 @@
 //go:build !linux
 
-package keytable_test
+package ecdsatest
 
 func threadCPU() int64 { return -1 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package keytable_test
+package ecdsatest
 
 import (
 	"syscall"
