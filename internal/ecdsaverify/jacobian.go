@@ -110,8 +110,12 @@ func addMixed(p *point.Jacobian, a *point.Affine, neg bool) {
 	p.Y.Sub(&p.Y, &hhh)
 }
 
-// addJacobian sets p = p + q if neg is false and p = p − q if neg is true
-// (EFD add-2007-bl with Z3 = 2·Z1·Z2·H, 12M + 4S).
+// addJacobian sets p = p + q if neg is false and p = p − q if neg is true:
+//
+//	U1 = X1·Z2², U2 = X2·Z1², S1 = Y1·Z2³, S2 = Y2·Z1³, H = U2 − U1, r = S2 − S1,
+//	X3 = r² − H³ − 2·U1·H², Y3 = r(U1·H² − X3) − S1·H³, Z3 = Z1·Z2·H
+//
+// (EFD add-1998-cmo-2), 12M + 4S and 7 additions.
 func addJacobian(p, q *point.Jacobian, neg bool) {
 	if q.Z.IsZero() == 1 {
 		return
@@ -123,7 +127,7 @@ func addJacobian(p, q *point.Jacobian, neg bool) {
 		}
 		return
 	}
-	var z1z1, z2z2, u1, u2, s1, s2, h, i, j, r, v, t field.Element
+	var z1z1, z2z2, u1, u2, s1, s2, h, r, hh, hhh, v, t field.Element
 	z1z1.Square(&p.Z)
 	z2z2.Square(&q.Z)
 	u1.Mul(&p.X, &z2z2)
@@ -145,23 +149,18 @@ func addJacobian(p, q *point.Jacobian, neg bool) {
 		p.SetInfinity()
 		return
 	}
-	r.Double(&r)
-	i.Double(&h)
-	i.Square(&i)
-	j.Mul(&h, &i)
-	v.Mul(&u1, &i)
-	// Z3 = 2·Z1·Z2·H.
+	hh.Square(&h)
+	hhh.Mul(&hh, &h)
+	v.Mul(&u1, &hh)
 	p.Z.Mul(&p.Z, &q.Z)
 	p.Z.Mul(&p.Z, &h)
-	p.Z.Double(&p.Z)
-	// X3 = r² − J − 2V.
+	// X3 = r² − H³ − 2V.
 	t.Double(&v)
 	p.X.Square(&r)
-	p.X.Sub(&p.X, &j)
+	p.X.Sub(&p.X, &hhh)
 	p.X.Sub(&p.X, &t)
-	// Y3 = r(V − X3) − 2·S1·J.
-	s1.Mul(&s1, &j)
-	s1.Double(&s1)
+	// Y3 = r(V − X3) − S1·H³.
+	s1.Mul(&s1, &hhh)
 	t.Sub(&v, &p.X)
 	p.Y.Mul(&r, &t)
 	p.Y.Sub(&p.Y, &s1)
