@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"crypto"
 	"crypto/tls"
 	"crypto/x509"
 	"strings"
@@ -142,5 +143,34 @@ func TestMutualTLS(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// opaqueSigner hides the concrete key type, as a hardware or KMS key does.
+type opaqueSigner struct{ crypto.Signer }
+
+// TestOpaqueP256SignerFallsBack: a P-256 key without its private scalar
+// (only a crypto.Signer) cannot get a table; it still works, as a fallback.
+func TestOpaqueP256SignerFallsBack(t *testing.T) {
+	cert := ca(t).issue(t, newKey(t, "P-256"), "localhost")
+	cert.PrivateKey = opaqueSigner{cert.PrivateKey.(crypto.Signer)}
+	id, err := NewIdentity(cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id.Checked() || id.Algorithm() != "P-256" {
+		t.Fatalf("Checked() = %v, Algorithm() = %q", id.Checked(), id.Algorithm())
+	}
+	srv := startServer(t, ServerConfig(NewIdentities(id)))
+	for _, version := range []uint16{tls.VersionTLS12, tls.VersionTLS13} {
+		cfg := clientConfig("localhost")
+		cfg.MaxVersion = version
+		before := id.Stats()
+		if _, err := handshake(srv.addr(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		if d := statsDelta(id.Stats(), before); d != (Stats{Fallbacks: 1}) {
+			t.Fatalf("counters moved by %+v", d)
+		}
 	}
 }
