@@ -38,7 +38,7 @@ func drawSVG(r *results) []byte {
 			}
 		}
 		if s.ratio.ok() {
-			g.sub = "p256tls/stdlib " + fmtRatio(s.ratio)
+			g.sub = "p256tls/stdlib " + fmtRatio(s.ratio) + ", p256tls on the " + h.row.oursOn()
 		}
 		if h.m != nil && h.m.failures > 0 {
 			g.sub += fmt.Sprintf("  — %d FAILED handshakes", h.m.failures)
@@ -69,8 +69,8 @@ func drawSVG(r *results) []byte {
 	const (
 		width   = 980
 		left    = 20
-		barX    = 430
-		barW    = 380
+		barX    = 475
+		barW    = 345
 		barH    = 16
 		barGap  = 4
 		groupGp = 18
