@@ -352,22 +352,24 @@ func TestFieldCarryChainProducts(t *testing.T) {
 			for _, y := range []Element{ftMont(c[1]), ftRaw(c[1])} {
 				ftCheckBinary(t, mul, x, y)
 				ftCheckUnary(t, ftUnaries()[0], x)
+				for _, k := range ftKernels() {
+					var z, w Element
+					k.mul(&z, &x, &y)
+					k.square(&w, &x)
+					if z != ftMont(new(big.Int).Mul(ftVal(t, &x), ftVal(t, &y))) || w != ftMont(new(big.Int).Mul(ftVal(t, &x), ftVal(t, &x))) {
+						t.Fatalf("%s kernel: wrong product or square of %#x, %#x", k.name, x, y)
+					}
+				}
 			}
 		}
 	}
 }
 
-// ftKernel is one Montgomery multiplication and squaring implementation.
-type ftKernel struct {
-	name   string
-	mul    func(z, x, y *Element)
-	square func(z, x *Element)
-}
-
-// ftKernels lists the kernels to test directly: the dispatched pair the
-// Element methods use, and the portable one.
-func ftKernels() []ftKernel {
-	return []ftKernel{{"dispatched", mul, square}, {"generic", mulGeneric, squareGeneric}}
+// ftKernels lists the Montgomery multiplication and squaring kernels to test
+// directly: the dispatched pair the Element methods use, then every kernel
+// this CPU can run (kernels(), the portable one first).
+func ftKernels() []kernel {
+	return append([]kernel{{"dispatched", mul, square}}, kernels()...)
 }
 
 // TestFieldKernelsEdges checks each kernel directly on all pairs of edge
