@@ -200,6 +200,9 @@ func TestDifferential(t *testing.T) {
 	if testing.Short() {
 		n = 1000
 	}
+	if raceEnabled {
+		n = 300
+	}
 	differential(t, n, 1)
 }
 
@@ -243,7 +246,13 @@ func bitFlips(t testing.TB, count int) {
 	}
 }
 
-func TestBitFlips(t *testing.T) { bitFlips(t, 3) }
+func TestBitFlips(t *testing.T) {
+	if raceEnabled {
+		bitFlips(t, 1)
+		return
+	}
+	bitFlips(t, 3)
+}
 
 type randSource struct{ r *mrand.Rand }
 

@@ -1,0 +1,5 @@
+//go:build !race
+
+package keytable_test
+
+const raceEnabled = false
