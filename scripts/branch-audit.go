@@ -13,7 +13,8 @@
 // public bound, a bounds check on a public index, a CPU-feature dispatch, a
 // check of a public value). A jump that immediately follows the comparison
 // of the stack pointer with the goroutine's stack guard (CMPQ SP or R12
-// against 0x10(R14)) is the prologue's stack-growth check and is accepted
+// against 0x10(R14)), or the wrap-around check of a large frame (JB after
+// SUBQ $frame, R12), is the prologue's stack-growth check and is accepted
 // without an entry.
 package main
 
@@ -34,7 +35,8 @@ import (
 // expression over symbol names. Functions that only handle public data
 // (verification, encoding of the released signature, parsing) are left out.
 var secret = `^github\.com/p256tls/p256tls/(` + strings.Join([]string{
-	`internal/comb\.(ScalarBaseMult|addMixed|addend|digit|recode|lookup|lookupGeneric|step|stepGeneric|addMixedADX\.abi0|combStepADX\.abi0|lookupAVX2\.abi0)`,
+	`internal/comb\.(ScalarBaseMult|scalarBaseMultSerial|scalarBaseMultWide|doubled|lane0|wipe|addMixed|addend|digit|recode|lookup|lookupGeneric|step|stepGeneric)`,
+	`internal/comb\.(addMixedADX|combStepADX|lookupAVX2|comb8AVX512|vaddFull52|vmul52|vadd52|vsub52)\.abi0`,
 	`sign\.\(\*Signer\)\.sign`,
 	`sign\.\(\*state\)\.(core|wipe)`,
 	`sign\.(limbs|putLimbs|reduceN|isZeroLimbs|inRange)`,
@@ -122,13 +124,17 @@ func main() {
 	jumps = append(jumps, asmJumps...)
 
 	stackCheck := regexp.MustCompile(`^CMPQ (SP|R12), 0x10\(R14\)$`)
+	// Large frames first compute SP − frame into R12 and check it did not
+	// wrap around.
+	bigFrame := regexp.MustCompile(`^SUBQ \$0x[0-9a-f]+, R12$`)
 	unexplained := 0
 	byWhy := map[string]int{}
 	fmt.Printf("branch-audit: %d functions of the secret path (%d in assembly, read from source), %d conditional jumps\n", len(funcs), len(asmFuncs), len(jumps))
 	for _, j := range jumps {
 		why := ""
 		switch {
-		case stackCheck.MatchString(j.prev) && strings.HasPrefix(j.instr, "JBE"):
+		case stackCheck.MatchString(j.prev) && strings.HasPrefix(j.instr, "JBE"),
+			bigFrame.MatchString(j.prev) && strings.HasPrefix(j.instr, "JB "):
 			why = "stack-growth check in the prologue (compares SP with the stack guard)"
 		default:
 			for _, r := range rules {

@@ -39,14 +39,30 @@ const digitMask = 1<<(width+1) - 1
 // (k ≥ n simply wraps around the group). The result may be the point at
 // infinity (k ≡ 0 mod n). Constant time in k.
 func ScalarBaseMult(out *point.Projective, k *[4]uint64) {
-	// kk = 2k as five limbs (bit −1 of the first Booth window is zero), padded
-	// to eight so that limb indices can be masked instead of bounds checked.
+	if useWide { // CPU features, public
+		scalarBaseMultWide(out, k)
+		return
+	}
+	scalarBaseMultSerial(out, k)
+}
+
+// doubled returns 2k as five limbs (bit −1 of the first Booth window is
+// zero), padded to eight so that limb indices can be masked instead of
+// bounds checked.
+func doubled(k *[4]uint64) [8]uint64 {
 	var kk [8]uint64
 	kk[0] = k[0] << 1
 	kk[1] = k[1]<<1 | k[0]>>63
 	kk[2] = k[2]<<1 | k[1]>>63
 	kk[3] = k[3]<<1 | k[2]>>63
 	kk[4] = k[3] >> 63
+	return kk
+}
+
+// scalarBaseMultSerial adds the positions one after the other (the fused
+// ADX kernel on amd64, portable Go elsewhere).
+func scalarBaseMultSerial(out *point.Projective, k *[4]uint64) {
+	kk := doubled(k)
 
 	var acc, sum point.Projective
 	var e point.Affine

@@ -20,3 +20,8 @@ func addMixed(out, q *point.Projective, a *point.Affine) {
 func step(acc *point.Projective, tab *[entries]point.Affine, idx, neg, keep int) {
 	stepGeneric(acc, tab, idx, neg, keep)
 }
+
+// useWide is false: there is no eight-lane kernel here.
+const useWide = false
+
+func scalarBaseMultWide(out *point.Projective, k *[4]uint64) { scalarBaseMultSerial(out, k) }

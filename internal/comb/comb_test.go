@@ -67,12 +67,24 @@ func ecdhBase(t testing.TB, k *big.Int) []byte {
 	return priv.PublicKey().Bytes()
 }
 
+// impl is an implementation of k·G; tests run every one available here.
+type impl struct {
+	name string
+	f    func(out *point.Projective, k *[4]uint64)
+}
+
+// impls holds ScalarBaseMult and, on amd64, each of the kernels it chooses
+// between (added by wide_test.go).
+var impls = []impl{{"ScalarBaseMult", ScalarBaseMult}}
+
 // combBase returns the SEC1 encoding of k·G from ScalarBaseMult, or nil for
 // the point at infinity.
-func combBase(k *big.Int) []byte {
+func combBase(k *big.Int) []byte { return combBaseWith(ScalarBaseMult, k) }
+
+func combBaseWith(f func(*point.Projective, *[4]uint64), k *big.Int) []byte {
 	l := limbsOf(k)
 	var p point.Projective
-	ScalarBaseMult(&p, &l)
+	f(&p, &l)
 	a, ok := p.Affine()
 	if ok == 0 {
 		return nil
@@ -84,9 +96,10 @@ func combBase(k *big.Int) []byte {
 func checkScalar(t *testing.T, k *big.Int) {
 	t.Helper()
 	want := ecdhBase(t, k)
-	got := combBase(k)
-	if !bytes.Equal(got, want) {
-		t.Fatalf("k = %#x:\n got %x\nwant %x", k, got, want)
+	for _, im := range impls {
+		if got := combBaseWith(im.f, k); !bytes.Equal(got, want) {
+			t.Fatalf("%s: k = %#x:\n got %x\nwant %x", im.name, k, got, want)
+		}
 	}
 }
 
@@ -197,8 +210,10 @@ func TestEdgeScalars(t *testing.T) {
 	}
 	// k = 0 and k = n give the point at infinity.
 	for _, k := range []*big.Int{new(big.Int), bigN} {
-		if got := combBase(k); got != nil {
-			t.Fatalf("k = %#x: got %x, want infinity", k, got)
+		for _, im := range impls {
+			if got := combBaseWith(im.f, k); got != nil {
+				t.Fatalf("%s: k = %#x: got %x, want infinity", im.name, k, got)
+			}
 		}
 	}
 }

@@ -1524,3 +1524,16 @@ var table = [positions][entries]point.Affine{
 		{X: field.Element{0x5ced3c9f82e4c634, 0x8efb83143a4464f8, 0xe706381b7a1dca25, 0x6cd15a3c5a2a412b}, Y: field.Element{0x9347a8fdbfcd8fb5, 0x31db2eef6e54cd22, 0xc4aeb11ef8d8932f, 0x11e7c1ed344411af}},
 	},
 }
+
+// rounds8 is the number of rounds of eight positions.
+const rounds8 = 6
+
+// tabs8[i] is the table of position i, or of position 0 for i ≥ positions.
+var tabs8 = [8 * rounds8]*[entries]point.Affine{
+	&table[0], &table[1], &table[2], &table[3], &table[4], &table[5], &table[6], &table[7],
+	&table[8], &table[9], &table[10], &table[11], &table[12], &table[13], &table[14], &table[15],
+	&table[16], &table[17], &table[18], &table[19], &table[20], &table[21], &table[22], &table[23],
+	&table[24], &table[25], &table[26], &table[27], &table[28], &table[29], &table[30], &table[31],
+	&table[32], &table[33], &table[34], &table[35], &table[36], &table[37], &table[38], &table[39],
+	&table[40], &table[41], &table[42], &table[0], &table[0], &table[0], &table[0], &table[0],
+}

@@ -387,5 +387,9 @@ func generateAsm(w int) ([]byte, error) {
 	}
 	a.ins("RET")
 
+	a.genComb8((positions(w)+7)/8, entries)
 	return a.buf.Bytes(), nil
 }
+
+// positions is the number of comb positions for window width w.
+func positions(w int) int { return (257 + w - 1) / w }

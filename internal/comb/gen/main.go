@@ -162,6 +162,26 @@ func generate(w int) ([]byte, error) {
 			base = add(base, base)
 		}
 	}
-	fmt.Fprintf(&buf, "}\n")
+	fmt.Fprintf(&buf, "}\n\n")
+	// The eight-lane kernel reads the positions in rounds of eight; the
+	// positions past the last one (their digits are always zero) read
+	// position 0, a real table, and keep their sum.
+	rounds := (positions + 7) / 8
+	fmt.Fprintf(&buf, "// rounds8 is the number of rounds of eight positions.\nconst rounds8 = %d\n\n", rounds)
+	fmt.Fprintf(&buf, "// tabs8[i] is the table of position i, or of position 0 for i ≥ positions.\n")
+	fmt.Fprintf(&buf, "var tabs8 = [8 * rounds8]*[entries]point.Affine{")
+	for i := 0; i < 8*rounds; i++ {
+		if i%8 == 0 {
+			fmt.Fprintf(&buf, "\n\t")
+		} else {
+			fmt.Fprintf(&buf, " ")
+		}
+		j := i
+		if j >= positions {
+			j = 0
+		}
+		fmt.Fprintf(&buf, "&table[%d],", j)
+	}
+	fmt.Fprintf(&buf, "\n}\n")
 	return format.Source(buf.Bytes())
 }

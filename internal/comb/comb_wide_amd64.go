@@ -1,0 +1,91 @@
+//go:build amd64 && !purego
+
+package comb
+
+import (
+	"golang.org/x/sys/cpu"
+
+	"github.com/p256tls/p256tls/internal/field"
+	"github.com/p256tls/p256tls/internal/point"
+)
+
+// The eight-lane AVX-512 IFMA kernel (gen/avx512.go).
+
+// scratch8Words is the size of the kernel's scratch space in 64-bit words:
+// 17 vector field elements of 5×8 words.
+const scratch8Words = 17 * 40
+
+//go:noescape
+func comb8AVX512(tabs *[8 * rounds8]*[entries]point.Affine, digits *[rounds8][3][8]uint64, scratch *[scratch8Words]uint64)
+
+// Subroutines of comb8AVX512, with a register calling convention; declared
+// for the assembler's checks only.
+func vaddFull52()
+func vmul52()
+func vadd52()
+func vsub52()
+
+// Single field operations on scratch slots 0 and 1 into slot 2, for tests.
+//
+//go:noescape
+func vecMulAVX512(s *[scratch8Words]uint64)
+
+//go:noescape
+func vecAddAVX512(s *[scratch8Words]uint64)
+
+//go:noescape
+func vecSubAVX512(s *[scratch8Words]uint64)
+
+//go:noescape
+func vecAddFullAVX512(s *[scratch8Words]uint64)
+
+// useWide selects the eight-lane kernel: it needs AVX-512 F and IFMA (and
+// the operating system's support for the ZMM state, which cpu checks).
+var useWide = cpu.X86.HasAVX512F && cpu.X86.HasAVX512IFMA
+
+// wideState is the stack scratch of scalarBaseMultWide.
+type wideState struct {
+	digits  [rounds8][3][8]uint64
+	scratch [scratch8Words]uint64
+}
+
+// scalarBaseMultWide computes k·G eight positions at a time.
+func scalarBaseMultWide(out *point.Projective, k *[4]uint64) {
+	var st wideState
+	kk := doubled(k)
+	for i := uint(0); i < 8*rounds8; i++ {
+		idx, neg, zero := recode(&kk, i)
+		d := &st.digits[i/8]
+		d[0][i%8] = uint64(idx)
+		d[1][i%8] = uint64(neg)
+		d[2][i%8] = uint64(zero)
+	}
+	comb8AVX512(&tabs8, &st.digits, &st.scratch)
+	// Lane 0 of X1, Y1, Z1 (slots 0, 1, 2), radix 2^52, read back as
+	// Montgomery values for R = 2^256: the same projective point.
+	out.X = lane0(&st.scratch, 0)
+	out.Y = lane0(&st.scratch, 1)
+	out.Z = lane0(&st.scratch, 2)
+	wipe(&st)
+}
+
+// lane0 packs the five radix-2^52 limbs of lane 0 of vector slot s into
+// four 64-bit limbs.
+func lane0(sc *[scratch8Words]uint64, s int) field.Element {
+	var l [5]uint64
+	for i := range l {
+		l[i] = sc[40*s+8*i]
+	}
+	return field.Element{
+		l[0] | l[1]<<52,
+		l[1]>>12 | l[2]<<40,
+		l[2]>>24 | l[3]<<28,
+		l[3]>>36 | l[4]<<16,
+	}
+}
+
+// wipe erases the digits and intermediate sums. It is not inlined, so the
+// stores are not removed as dead.
+//
+//go:noinline
+func wipe(st *wideState) { *st = wideState{} }

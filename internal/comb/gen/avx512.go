@@ -1,0 +1,534 @@
+package main
+
+// This file writes the AVX-512 IFMA kernel of package comb: the whole comb
+// eight positions at a time, one per 64-bit lane of the ZMM registers.
+//
+// Field elements live in radix 2^52, five limbs (260 bits), one ZMM register
+// per limb, lane l holding the element of lane l. Products use VPMADD52LUQ
+// and VPMADD52HUQ (the low and high 52 bits of a 52×52-bit product, added to
+// a 64-bit accumulator). Multiplication is Montgomery's with R = 2^260:
+// p ≡ −1 (mod 2^52), so each of the five reduction rounds takes m = the low
+// 52 bits of the current column, with no multiplication, and adds m·p (p has
+// four non-zero radix-2^52 limbs: 2^52 − 1, 2^44 − 1, 0, 2^36, 2^48 − 2^16).
+// Every operation ends fully reduced (limbs < 2^52, value < p): the sum or
+// the Montgomery result is < 2p, and one subtraction of p is kept or undone
+// by a lane mask from the sign of the top limb.
+//
+// The vector domain is Montgomery with R = 2^260, the table's is R = 2^256.
+// The table's Montgomery limbs (x·2^256) read as a vector-domain value stand
+// for x·2^−4, so an entry read as it is, with Z = 2^−4 (whose vector-domain
+// representation is 2^256 mod p), is the projective point (x : y : 1). The
+// kernel therefore adds table entries with the complete projective addition
+// (RCB algorithm 4) and Z2 = 2^256 mod p; and the final projective sum, read
+// back as R = 2^256 values, is the same point scaled by 2^−4, which
+// projective coordinates do not see. No conversion is ever computed.
+//
+// Per round r (positions 8r..8r+7): each lane reads all 32 entries of its own
+// position (public addresses; the entry is kept by a lane mask from its
+// digit), the eight selected entries are transposed in registers into
+// limb-per-register form and cut into 52-bit limbs, y is negated under the
+// lanes' sign mask, the addition runs on all lanes, and a lane mask keeps the
+// old sum where the digit is zero. After six rounds the eight partial sums
+// are added in a tree of three complete additions (lanes exchanged by
+// VSHUFI64X2 and VPSHUFD); every lane then holds k·G.
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+)
+
+const (
+	mask52 = 1<<52 - 1
+	// Radix-2^52 limbs of p.
+	vP0 = 1<<52 - 1
+	vP1 = 1<<44 - 1
+	vP3 = 1 << 36
+	vP4 = 1<<48 - 1<<16
+)
+
+// vec is a vector field element at off(DI) (five 64-byte limbs).
+type vec int
+
+func (v vec) limb(i int) string { return fmt.Sprintf("%d(DI)", int(v)+64*i) }
+
+// vptr is a vector field element at (reg).
+type vptr string
+
+func (v vptr) limb(i int) string { return fmt.Sprintf("%d(%s)", 64*i, string(v)) }
+
+type voperand interface{ limb(i int) string }
+
+// The field operations are subroutines (CALL ·vmul52 etc.) taking their
+// operands' addresses in R8 (x), R9 (y) and R10 (destination), so that the
+// code of the kernel stays small enough for the instruction cache.
+var (
+	vx, vy, vdst = vptr("R8"), vptr("R9"), vptr("R10")
+)
+
+// vcall emits dst = op(x, y) through the subroutine of op.
+func (a *asm) vcall(op string, dst, x, y vec) {
+	a.ins("LEAQ", x.limb(0), "R8")
+	a.ins("LEAQ", y.limb(0), "R9")
+	a.ins("LEAQ", dst.limb(0), "R10")
+	a.ins("CALL", "·v"+op+"52(SB)")
+}
+
+func z(i int) string { return fmt.Sprintf("Z%d", i) }
+
+func zs(from int) []string {
+	r := make([]string, 5)
+	for i := range r {
+		r[i] = z(from + i)
+	}
+	return r
+}
+
+// vnormalize propagates carries through five limbs; arith selects
+// arithmetic shifts (signed limbs).
+func (a *asm) vnormalize(r []string, arith bool) {
+	shift := "VPSRLQ"
+	if arith {
+		shift = "VPSRAQ"
+	}
+	for i := 0; i < 4; i++ {
+		a.ins(shift, "$52", r[i], "Z27")
+		a.ins("VPANDQ", "Z28", r[i], r[i])
+		a.ins("VPADDQ", "Z27", r[i+1], r[i+1])
+	}
+}
+
+// vcondSubP leaves in s the value v − p if v ≥ p and v otherwise, for a
+// normalized v < 2p.
+func (a *asm) vcondSubP(v, s []string) {
+	a.ins("VPSUBQ", "Z28", v[0], s[0])
+	a.ins("VPSUBQ", "Z29", v[1], s[1])
+	a.ins("VMOVDQA64", v[2], s[2])
+	a.ins("VPSUBQ", "Z30", v[3], s[3])
+	a.ins("VPSUBQ", "Z31", v[4], s[4])
+	a.vnormalize(s, true)
+	a.ins("VPSRAQ", "$63", s[4], "Z27")
+	a.ins("VPTESTMQ", "Z27", "Z27", "K1") // lanes where v < p
+	for i := 0; i < 5; i++ {
+		a.ins("VMOVDQA64", v[i], "K1", s[i])
+	}
+}
+
+func (a *asm) vstore(dst voperand, r []string) {
+	for i := 0; i < 5; i++ {
+		a.ins("VMOVDQU64", r[i], dst.limb(i))
+	}
+}
+
+func (a *asm) vload(r []string, src voperand) {
+	for i := 0; i < 5; i++ {
+		a.ins("VMOVDQU64", src.limb(i), r[i])
+	}
+}
+
+// vaddBody emits dst = x + y mod p.
+func (a *asm) vaddBody(dst, x, y voperand) {
+	v := zs(0)
+	a.vload(v, x)
+	for i := 0; i < 5; i++ {
+		a.ins("VPADDQ", y.limb(i), v[i], v[i])
+	}
+	a.vnormalize(v, false)
+	s := zs(5)
+	a.vcondSubP(v, s)
+	a.vstore(dst, s)
+}
+
+// vsubBody emits dst = x − y mod p.
+func (a *asm) vsubBody(dst, x, y voperand) {
+	v := zs(0)
+	a.vload(v, x)
+	for i := 0; i < 5; i++ {
+		a.ins("VPSUBQ", y.limb(i), v[i], v[i])
+	}
+	a.vnormalize(v, true)
+	a.ins("VPSRAQ", "$63", v[4], "Z27")
+	a.ins("VPTESTMQ", "Z27", "Z27", "K1") // lanes where x < y: add p
+	a.ins("VPADDQ", "Z28", v[0], "K1", v[0])
+	a.ins("VPADDQ", "Z29", v[1], "K1", v[1])
+	a.ins("VPADDQ", "Z30", v[3], "K1", v[3])
+	a.ins("VPADDQ", "Z31", v[4], "K1", v[4])
+	a.vnormalize(v, true)
+	a.vstore(dst, v)
+}
+
+// vmulBody emits dst = x·y·2^−260 mod p.
+func (a *asm) vmulBody(dst, x, y voperand) {
+	t := make([]string, 10)
+	for i := range t {
+		t[i] = z(i)
+		a.ins("VPXORQ", t[i], t[i], t[i])
+	}
+	xs := zs(10)
+	a.vload(xs, x)
+	// Product: column i+j gets lo(x_i·y_j), column i+j+1 gets hi(x_i·y_j).
+	for j := 0; j < 5; j++ {
+		a.ins("VMOVDQU64", y.limb(j), "Z15")
+		for i := 0; i < 5; i++ {
+			a.ins("VPMADD52LUQ", "Z15", xs[i], t[i+j])
+			a.ins("VPMADD52HUQ", "Z15", xs[i], t[i+j+1])
+		}
+	}
+	// Reduction: five rounds clearing columns 0..4. Adding m·p0 =
+	// m·2^52 − m to column i clears its low 52 bits without changing its
+	// carry t_i >> 52 and adds m to column i+1: that is a plain addition.
+	p := []string{"", "Z29", "", "Z30", "Z31"}
+	for i := 0; i < 5; i++ {
+		if i > 0 {
+			a.ins("VPSRLQ", "$52", t[i-1], "Z27")
+			a.ins("VPADDQ", "Z27", t[i], t[i])
+		}
+		a.ins("VPANDQ", "Z28", t[i], "Z16") // m
+		a.ins("VPADDQ", "Z16", t[i+1], t[i+1])
+		for j, pj := range p {
+			if pj == "" {
+				continue
+			}
+			a.ins("VPMADD52LUQ", pj, "Z16", t[i+j])
+			a.ins("VPMADD52HUQ", pj, "Z16", t[i+j+1])
+		}
+	}
+	a.ins("VPSRLQ", "$52", t[4], "Z27")
+	a.ins("VPADDQ", "Z27", t[5], t[5])
+	r := t[5:]
+	a.vnormalize(r, false)
+	s := zs(17)
+	a.vcondSubP(r, s)
+	a.vstore(dst, s)
+}
+
+func (a *asm) vmul(dst, x, y vec) { a.vcall("mul", dst, x, y) }
+func (a *asm) vadd(dst, x, y vec) { a.vcall("add", dst, x, y) }
+func (a *asm) vsub(dst, x, y vec) { a.vcall("sub", dst, x, y) }
+
+// vconst stores the radix-2^52 limbs of c, broadcast to every lane, at dst.
+func (a *asm) vconst(dst vec, c [5]uint64) {
+	for i, l := range c {
+		a.ins("MOVQ", fmt.Sprintf("$%#x", l), "AX")
+		a.ins("VPBROADCASTQ", "AX", "Z0")
+		a.ins("VMOVDQU64", "Z0", dst.limb(i))
+	}
+}
+
+// vsetup loads the constants kept in Z28–Z31.
+func (a *asm) vsetup() {
+	for _, c := range []struct {
+		v   uint64
+		reg string
+	}{{mask52, "Z28"}, {vP1, "Z29"}, {vP3, "Z30"}, {vP4, "Z31"}} {
+		a.ins("MOVQ", fmt.Sprintf("$%#x", c.v), "AX")
+		a.ins("VPBROADCASTQ", "AX", c.reg)
+	}
+}
+
+// vaddFull emits the complete projective addition (RCB algorithm 4, a = −3)
+// (X3, Y3, Z3) = (X1, Y1, Z1) + (X2, Y2, Z2).
+func (a *asm) vaddFull(X1, Y1, Z1, X2, Y2, Z2, b, t0, t1, t2, t3, t4, X3, Y3, Z3 vec) {
+	a.comment("Complete addition: t0 = X1·X2, t1 = Y1·Y2, t2 = Z1·Z2")
+	a.vmul(t0, X1, X2)
+	a.vmul(t1, Y1, Y2)
+	a.vmul(t2, Z1, Z2)
+	a.comment("t3 = (X1+Y1)(X2+Y2) − t0 − t1")
+	a.vadd(t3, X1, Y1)
+	a.vadd(t4, X2, Y2)
+	a.vmul(t3, t3, t4)
+	a.vadd(t4, t0, t1)
+	a.vsub(t3, t3, t4)
+	a.comment("t4 = (Y1+Z1)(Y2+Z2) − t1 − t2")
+	a.vadd(t4, Y1, Z1)
+	a.vadd(X3, Y2, Z2)
+	a.vmul(t4, t4, X3)
+	a.vadd(X3, t1, t2)
+	a.vsub(t4, t4, X3)
+	a.comment("Y3 = (X1+Z1)(X2+Z2) − t0 − t2")
+	a.vadd(X3, X1, Z1)
+	a.vadd(Y3, X2, Z2)
+	a.vmul(X3, X3, Y3)
+	a.vadd(Y3, t0, t2)
+	a.vsub(Y3, X3, Y3)
+	a.comment("Z3 = b·t2, X3 = 3(Y3 − Z3), Z3 = t1 − X3, X3 = t1 + X3")
+	a.vmul(Z3, b, t2)
+	a.vsub(X3, Y3, Z3)
+	a.vadd(Z3, X3, X3)
+	a.vadd(X3, X3, Z3)
+	a.vsub(Z3, t1, X3)
+	a.vadd(X3, t1, X3)
+	a.comment("Y3 = 3(b·Y3 − 3·t2 − t0)")
+	a.vmul(Y3, b, Y3)
+	a.vadd(t1, t2, t2)
+	a.vadd(t2, t1, t2)
+	a.vsub(Y3, Y3, t2)
+	a.vsub(Y3, Y3, t0)
+	a.vadd(t1, Y3, Y3)
+	a.vadd(Y3, t1, Y3)
+	a.comment("t0 = 3·t0 − t2")
+	a.vadd(t1, t0, t0)
+	a.vadd(t0, t1, t0)
+	a.vsub(t0, t0, t2)
+	a.comment("Y3 = X3·Z3 + t0·Y3, X3 = t3·X3 − t4·Y3, Z3 = t4·Z3 + t3·t0")
+	a.vmul(t1, t4, Y3)
+	a.vmul(t2, t0, Y3)
+	a.vmul(Y3, X3, Z3)
+	a.vadd(Y3, Y3, t2)
+	a.vmul(X3, t3, X3)
+	a.vsub(X3, X3, t1)
+	a.vmul(Z3, t4, Z3)
+	a.vmul(t1, t3, t0)
+	a.vadd(Z3, Z3, t1)
+}
+
+// vmask merges src into dst in the lanes of mask register k.
+func (a *asm) vmerge(dst, src vec, k string) {
+	for i := 0; i < 5; i++ {
+		a.ins("VMOVDQU64", dst.limb(i), "Z0")
+		a.ins("VMOVDQU64", src.limb(i), "Z1")
+		a.ins("VMOVDQA64", "Z1", k, "Z0")
+		a.ins("VMOVDQU64", "Z0", dst.limb(i))
+	}
+}
+
+// radix52 returns the radix-2^52 limbs of v < 2^260.
+func radix52(v [4]uint64) [5]uint64 {
+	return [5]uint64{
+		v[0] & mask52,
+		(v[0]>>52 | v[1]<<12) & mask52,
+		(v[1]>>40 | v[2]<<24) & mask52,
+		(v[2]>>28 | v[3]<<36) & mask52,
+		v[3] >> 16,
+	}
+}
+
+// Scratch layout of the AVX-512 kernel, in bytes from DI. Keep in sync with
+// comb_avx512.go (scratch8Size).
+const (
+	vX1 vec = 320 * iota
+	vY1
+	vZ1
+	vX2
+	vY2
+	vZ2
+	vX3
+	vY3
+	vZ3
+	vT0
+	vT1
+	vT2
+	vT3
+	vT4
+	vB
+	vC
+	vP
+	vEnd
+	vSize = int(vEnd) // total
+)
+
+func (a *asm) genComb8(rounds, entries int) {
+	// Constants in the vector domain (R = 2^260).
+	bMont := radix52(limbsOf(mulMod(curveB, pow2(260))))
+	cVal := radix52(limbsOf(mulMod(pow2(0), pow2(256)))) // 2^256 mod p: Z of a table entry
+	pVal := radix52(limbsOf(curveP))
+
+	fmt.Fprintf(&a.buf, "\n// func comb8AVX512(tabs *[%d]*[%d]point.Affine, digits *[%d][3][8]uint64, scratch *[%d]uint64)\n", 8*rounds, entries, rounds, vSize/8)
+	fmt.Fprintf(&a.buf, "// Requires: AVX512F, AVX512IFMA. See gen/avx512.go. The sum is left in\n")
+	fmt.Fprintf(&a.buf, "// scratch's X1, Y1, Z1 (every lane holds it).\n")
+	fmt.Fprintf(&a.buf, "TEXT ·comb8AVX512(SB), NOSPLIT, $0-24\n")
+	a.ins("MOVQ", "tabs+0(FP)", "BX")
+	a.ins("MOVQ", "digits+8(FP)", "SI")
+	a.ins("MOVQ", "scratch+16(FP)", "DI")
+	a.vsetup()
+	a.vconst(vB, bMont)
+	a.vconst(vC, cVal)
+	a.vconst(vP, pVal)
+	a.comment("The sum starts at infinity in every lane: (0 : C : 0).")
+	a.vconst(vX1, [5]uint64{})
+	a.vconst(vY1, cVal)
+	a.vconst(vZ1, [5]uint64{})
+	a.vconst(vZ2, cVal)
+	a.ins("MOVQ", fmt.Sprintf("$%d", rounds), "CX")
+	fmt.Fprintf(&a.buf, "\nround:\n")
+
+	a.comment("Each lane l reads all %d entries of its position (pointer R8+l).", entries)
+	for l := 0; l < 8; l++ {
+		a.ins("MOVQ", fmt.Sprintf("%d(BX)", 8*l), fmt.Sprintf("R%d", 8+l))
+		a.ins("VPBROADCASTQ", fmt.Sprintf("%d(SI)", 8*l), z(16+l)) // idx of lane l
+		a.ins("VPXORQ", z(l), z(l), z(l))
+	}
+	a.ins("MOVQ", "$1", "AX")
+	a.ins("VPBROADCASTQ", "AX", "Z25") // increment
+	a.ins("VMOVDQA64", "Z25", "Z24")   // entry counter, from 1
+	for e := 0; e < entries; e++ {
+		for l := 0; l < 8; l++ {
+			k := fmt.Sprintf("K%d", 1+l%7)
+			a.ins("VPCMPEQQ", "Z24", z(16+l), k)
+			a.ins("VMOVDQU64", fmt.Sprintf("%d(R%d)", 64*e, 8+l), "Z26")
+			a.ins("VMOVDQA64", "Z26", k, z(l))
+		}
+		if e != entries-1 {
+			a.ins("VPADDQ", "Z25", "Z24", "Z24")
+		}
+	}
+	a.comment("Transpose the 8×8 qwords in registers: afterwards column q (limb q of")
+	a.comment("x, then y) of every lane is in register col[q].")
+	// Stage 1: interleave the qwords of lane pairs.
+	for pr := 0; pr < 4; pr++ {
+		a.ins("VPUNPCKLQDQ", z(2*pr+1), z(2*pr), z(8+2*pr))
+		a.ins("VPUNPCKHQDQ", z(2*pr+1), z(2*pr), z(8+2*pr+1))
+	}
+	// Now T0 = Z8 (even qwords of lanes 0,1), T1 = Z9 (odd), T2 = Z10,
+	// T3 = Z11 (lanes 2,3), T4 = Z12, T5 = Z13, T6 = Z14, T7 = Z15.
+	// Stage 2: 128-bit blocks. For parity e (0 even, 1 odd):
+	// V0 = [T0.b0 T0.b2 T2.b0 T2.b2], V1 = [T0.b1 T0.b3 T2.b1 T2.b3],
+	// W0, W1 likewise from T4, T6.
+	for e := 0; e < 2; e++ {
+		t0, t2, t4, t6 := z(8+e), z(10+e), z(12+e), z(14+e)
+		v0, v1, w0, w1 := z(16+4*e), z(17+4*e), z(18+4*e), z(19+4*e)
+		a.ins("VSHUFI64X2", "$0x88", t2, t0, v0)
+		a.ins("VSHUFI64X2", "$0xdd", t2, t0, v1)
+		a.ins("VSHUFI64X2", "$0x88", t6, t4, w0)
+		a.ins("VSHUFI64X2", "$0xdd", t6, t4, w1)
+	}
+	// Stage 3: column e+0 = shuf(V0, W0, 0x88), column e+4 = shuf(V0, W0,
+	// 0xdd), column e+2 = shuf(V1, W1, 0x88), column e+6 = shuf(V1, W1, 0xdd).
+	col := make([]string, 8)
+	for e := 0; e < 2; e++ {
+		v0, v1, w0, w1 := z(16+4*e), z(17+4*e), z(18+4*e), z(19+4*e)
+		col[e] = z(e)
+		col[e+4] = z(e + 4)
+		col[e+2] = z(e + 2)
+		col[e+6] = z(e + 6)
+		a.ins("VSHUFI64X2", "$0x88", w0, v0, col[e])
+		a.ins("VSHUFI64X2", "$0xdd", w0, v0, col[e+4])
+		a.ins("VSHUFI64X2", "$0x88", w1, v1, col[e+2])
+		a.ins("VSHUFI64X2", "$0xdd", w1, v1, col[e+6])
+	}
+	a.comment("Cut x (columns 0–3) and y (columns 4–7) into 52-bit limbs.")
+	for c, dst := range []vec{vX2, vY2} {
+		q := func(i int) string { return col[4*c+i] }
+		// l0 = q0 & m; l1 = (q0>>52 | q1<<12) & m; l2 = (q1>>40 | q2<<24) & m;
+		// l3 = (q2>>28 | q3<<36) & m; l4 = q3>>16.
+		a.ins("VPANDQ", "Z28", q(0), "Z8")
+		a.ins("VPSRLQ", "$52", q(0), "Z9")
+		a.ins("VPSLLQ", "$12", q(1), "Z13")
+		a.ins("VPORQ", "Z13", "Z9", "Z9")
+		a.ins("VPANDQ", "Z28", "Z9", "Z9")
+		a.ins("VPSRLQ", "$40", q(1), "Z10")
+		a.ins("VPSLLQ", "$24", q(2), "Z13")
+		a.ins("VPORQ", "Z13", "Z10", "Z10")
+		a.ins("VPANDQ", "Z28", "Z10", "Z10")
+		a.ins("VPSRLQ", "$28", q(2), "Z11")
+		a.ins("VPSLLQ", "$36", q(3), "Z13")
+		a.ins("VPORQ", "Z13", "Z11", "Z11")
+		a.ins("VPANDQ", "Z28", "Z11", "Z11")
+		a.ins("VPSRLQ", "$16", q(3), "Z12")
+		a.vstore(dst, zs(8))
+	}
+	a.comment("y = −y in the lanes whose digit is negative.")
+	a.vsub(vT0, vP, vY2) // p − y (y ≠ 0)
+	a.ins("VMOVDQU64", "64(SI)", "Z0")
+	a.ins("VPTESTMQ", "Z0", "Z0", "K2")
+	a.vmerge(vY2, vT0, "K2")
+
+	a.ins("CALL", "·vaddFull52(SB)")
+
+	a.comment("Keep the old sum in the lanes whose digit is zero.")
+	a.ins("VMOVDQU64", "128(SI)", "Z0")
+	a.ins("VPTESTNMQ", "Z0", "Z0", "K3") // lanes to update
+	a.vmerge(vX1, vX3, "K3")
+	a.vmerge(vY1, vY3, "K3")
+	a.vmerge(vZ1, vZ3, "K3")
+
+	a.ins("ADDQ", "$64", "BX")
+	a.ins("ADDQ", "$192", "SI")
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "round")
+
+	// Tree: lanes l and l^4, then l^2, then l^1.
+	for _, perm := range [][]string{
+		{"VSHUFI64X2", "$0x4e"}, // swap the 256-bit halves
+		{"VSHUFI64X2", "$0xb1"}, // swap 128-bit blocks within each half
+		{"VPSHUFD", "$0x4e"},    // swap the qwords of each 128-bit block
+	} {
+		a.comment("Tree step: add the lanes exchanged by %s %s.", perm[0], perm[1])
+		for c, src := range []vec{vX1, vY1, vZ1} {
+			dst := []vec{vX2, vY2, vZ2}[c]
+			for i := 0; i < 5; i++ {
+				a.ins("VMOVDQU64", src.limb(i), "Z0")
+				if perm[0] == "VSHUFI64X2" {
+					a.ins(perm[0], perm[1], "Z0", "Z0", "Z1")
+				} else {
+					a.ins(perm[0], perm[1], "Z0", "Z1")
+				}
+				a.ins("VMOVDQU64", "Z1", dst.limb(i))
+			}
+		}
+		a.ins("CALL", "·vaddFull52(SB)")
+		for c, src := range []vec{vX3, vY3, vZ3} {
+			dst := []vec{vX1, vY1, vZ1}[c]
+			for i := 0; i < 5; i++ {
+				a.ins("VMOVDQU64", src.limb(i), "Z0")
+				a.ins("VMOVDQU64", "Z0", dst.limb(i))
+			}
+		}
+	}
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+
+	// Subroutines.
+	fmt.Fprintf(&a.buf, "\n// func vaddFull52() (subroutine of comb8AVX512: X3, Y3, Z3 = (X1, Y1, Z1) + (X2, Y2, Z2) on the slots at DI)\n")
+	fmt.Fprintf(&a.buf, "TEXT ·vaddFull52(SB), NOSPLIT, $0-0\n")
+	a.vaddFull(vX1, vY1, vZ1, vX2, vY2, vZ2, vB, vT0, vT1, vT2, vT3, vT4, vX3, vY3, vZ3)
+	a.ins("RET")
+	for _, op := range []string{"mul", "add", "sub"} {
+		fmt.Fprintf(&a.buf, "\n// func v%s52() (subroutine: (R10) = (R8) %s (R9); constants in Z28–Z31)\n", op, op)
+		fmt.Fprintf(&a.buf, "TEXT ·v%s52(SB), NOSPLIT, $0-0\n", op)
+		switch op {
+		case "mul":
+			a.vmulBody(vdst, vx, vy)
+		case "add":
+			a.vaddBody(vdst, vx, vy)
+		case "sub":
+			a.vsubBody(vdst, vx, vy)
+		}
+		a.ins("RET")
+	}
+
+	fmt.Fprintf(&a.buf, "\n// func vecAddFullAVX512(s *[%d]uint64) (benchmarks only: one complete addition on the kernel's slots)\n", vSize/8)
+	fmt.Fprintf(&a.buf, "TEXT ·vecAddFullAVX512(SB), NOSPLIT, $0-8\n")
+	a.ins("MOVQ", "s+0(FP)", "DI")
+	a.vsetup()
+	a.ins("CALL", "·vaddFull52(SB)")
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+
+	// Test kernels: one field operation on scratch slots 0 and 1 into 2.
+	for _, op := range []string{"Mul", "Add", "Sub"} {
+		fmt.Fprintf(&a.buf, "\n// func vec%sAVX512(s *[%d]uint64) (tests only: slot 2 = slot 0 %s slot 1)\n", op, vSize/8, op)
+		fmt.Fprintf(&a.buf, "TEXT ·vec%sAVX512(SB), NOSPLIT, $0-8\n", op)
+		a.ins("MOVQ", "s+0(FP)", "DI")
+		a.vsetup()
+		a.vcall(strings.ToLower(op), vec(640), vec(0), vec(320))
+		a.ins("VZEROUPPER")
+		a.ins("RET")
+	}
+}
+
+func pow2(k uint) *big.Int { return new(big.Int).Lsh(big.NewInt(1), k) }
+
+func mulMod(a, b *big.Int) *big.Int {
+	r := new(big.Int).Mul(a, b)
+	return r.Mod(r, curveP)
+}
+
+// limbsOf returns the little-endian 64-bit limbs of v < 2^256.
+func limbsOf(v *big.Int) [4]uint64 {
+	var l [4]uint64
+	for i := range l {
+		l[i] = new(big.Int).Rsh(v, uint(64*i)).Uint64()
+	}
+	return l
+}
