@@ -185,33 +185,38 @@ var (
 // policy mappings, policy constraints or inhibitAnyPolicy, whether as an
 // extension or in the parsed fields crypto/x509 acts on.
 func constraintExtensions(c *x509.Certificate) reason {
-	for _, e := range c.Extensions {
-		switch {
-		case e.Id.Equal(oidNameConstraints):
-			return reasonNameConstraints
-		case e.Id.Equal(oidPolicyMappings):
-			return reasonPolicyMappings
-		case e.Id.Equal(oidPolicyConstraints):
-			return reasonPolicyConstraints
-		case e.Id.Equal(oidInhibitAnyPolicy):
-			return reasonInhibitAnyPolicy
-		}
-	}
-	if len(c.PermittedDNSDomains)+len(c.ExcludedDNSDomains)+len(c.PermittedIPRanges)+
-		len(c.ExcludedIPRanges)+len(c.PermittedEmailAddresses)+len(c.ExcludedEmailAddresses)+
-		len(c.PermittedURIDomains)+len(c.ExcludedURIDomains) > 0 {
+	if hasExtension(c, oidNameConstraints) || nameConstraintFields(c) {
 		return reasonNameConstraints
 	}
-	if len(c.PolicyMappings) > 0 {
+	if hasExtension(c, oidPolicyMappings) || len(c.PolicyMappings) > 0 {
 		return reasonPolicyMappings
 	}
-	if c.RequireExplicitPolicy > 0 || c.RequireExplicitPolicyZero || c.InhibitPolicyMapping > 0 || c.InhibitPolicyMappingZero {
+	if hasExtension(c, oidPolicyConstraints) || policyConstraintFields(c) {
 		return reasonPolicyConstraints
 	}
-	if c.InhibitAnyPolicy > 0 || c.InhibitAnyPolicyZero {
+	if hasExtension(c, oidInhibitAnyPolicy) || c.InhibitAnyPolicy > 0 || c.InhibitAnyPolicyZero {
 		return reasonInhibitAnyPolicy
 	}
 	return accepted
+}
+
+func hasExtension(c *x509.Certificate, oid asn1.ObjectIdentifier) bool {
+	for _, e := range c.Extensions {
+		if e.Id.Equal(oid) {
+			return true
+		}
+	}
+	return false
+}
+
+func nameConstraintFields(c *x509.Certificate) bool {
+	return len(c.PermittedDNSDomains)+len(c.ExcludedDNSDomains)+len(c.PermittedIPRanges)+
+		len(c.ExcludedIPRanges)+len(c.PermittedEmailAddresses)+len(c.ExcludedEmailAddresses)+
+		len(c.PermittedURIDomains)+len(c.ExcludedURIDomains) > 0
+}
+
+func policyConstraintFields(c *x509.Certificate) bool {
+	return c.RequireExplicitPolicy > 0 || c.RequireExplicitPolicyZero || c.InhibitPolicyMapping > 0 || c.InhibitPolicyMappingZero
 }
 
 // issuerCurve reports whether pub is an ECDSA key on a curve the fast path

@@ -150,7 +150,7 @@ func TestSystemBundle(t *testing.T) {
 // FuzzLoadPEM: the loader never panics, and every PEM block is either an
 // anchor or a reported skip.
 func FuzzLoadPEM(f *testing.F) {
-	fix := fx(&testing.T{})
+	fix := newFixture(f)
 	f.Add(pemOf(fix.good.cert))
 	f.Add(append(pemOf(fix.good.cert), pemOf(fix.p384.cert)...))
 	f.Add([]byte("-----BEGIN CERTIFICATE-----\n-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"))

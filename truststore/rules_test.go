@@ -104,6 +104,13 @@ func TestRuleTooMany(t *testing.T) {
 	expect(t, f.store, chain, at("www.example.com"), reasonTooMany, true)
 	// 9 sent.
 	expect(t, f.store, append(chain, f.good.cert), at("www.example.com"), reasonTooMany, true)
+	// 9 sent, most of them unrelated, for a short path.
+	_, _, short := chainUnder(t, f.good, nil, nil)
+	for i := range 7 {
+		short = append(short, issue(t, caTemplate("Unrelated "+string(rune('a'+i))), poolKey(kP256, 22+i), f.good).cert)
+	}
+	expect(t, f.store, short, at("www.example.com"), reasonTooMany, true)
+	expect(t, f.store, short[:8], at("www.example.com"), accepted, true)
 	// 7 sent, a path of 8: handled.
 	leaf7 := issue(t, leafTemplate("long leaf 7", "www.example.com"), poolKey(kP256, 30), &node{cert: ints[1], key: poolKey(kP256, 27)})
 	expect(t, f.store, append([]*x509.Certificate{leaf7.cert}, ints[1:]...), at("www.example.com"), accepted, true)
@@ -130,6 +137,18 @@ func TestRuleSharedSubject(t *testing.T) {
 	dt.Subject = in2.cert.Subject
 	decoy := issue(t, dt, poolKey(kP256, 31), f.good)
 	expect(t, f.store, append(chain, decoy.cert), at("www.example.com"), reasonSharedSubject, true)
+	// A sent certificate with the leaf's subject.
+	leaf2, _, chain2 := chainUnder(t, f.good, nil, nil)
+	st := caTemplate("x")
+	st.Subject = leaf2.cert.Subject
+	same := issue(t, st, poolKey(kP256, 31), f.good2)
+	expect(t, f.store, append(chain2, same.cert), at("www.example.com"), reasonSharedSubject, true)
+}
+
+func TestRuleNoIssuer(t *testing.T) {
+	f := fx(t)
+	_, _, chain := chainUnder(t, f.unknown, nil, nil)
+	expect(t, f.store, chain, at("www.example.com"), reasonNoIssuer, false)
 }
 
 func TestRuleAmbiguousIssuer(t *testing.T) {
@@ -324,7 +343,8 @@ func TestRuleEKUAnyInCertificate(t *testing.T) {
 
 func TestRuleSignature(t *testing.T) {
 	f := fx(t)
-	leaf, inter, _ := chainUnder(t, f.good, nil, nil)
+	leaf, inter, good := chainUnder(t, f.good, nil, nil)
+	expect(t, f.store, good, at("www.example.com"), accepted, true)
 	bad := corrupt(t, leaf.cert)
 	chain := []*x509.Certificate{bad, inter.cert}
 	// Twice: a failed link must not be remembered as verified.
