@@ -4,6 +4,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/x509"
 	"fmt"
 	"sync"
@@ -139,4 +140,37 @@ func BenchmarkLoadSystem(b *testing.B) {
 	b.ReportMetric(float64(st.Tables), "tables")
 	b.ReportMetric(float64(st.TableBytes), "table-bytes")
 	_ = time.Second
+}
+
+// BenchmarkBackend measures the signature back ends the fast path uses on
+// one certificate signature, beside crypto/ecdsa: what cold and warm
+// verification are made of.
+func BenchmarkBackend(b *testing.B) {
+	benchSetup(b)
+	ch := benchData.cold[0]
+	child, issuer := ch[1], benchData.root.cert
+	pub := issuer.PublicKey.(*ecdsa.PublicKey)
+	digest := sha256.Sum256(child.RawTBSCertificate)
+	table, err := newKeyTable(pub)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		f    func() bool
+	}{
+		{"ecdsa", func() bool { return ecdsa.VerifyASN1(pub, digest[:], child.Signature) }},
+		{"verify", func() bool { return verifyOnce(pub, digest[:], child.Signature) }},
+		{"table", func() bool { return table.VerifyASN1(digest[:], child.Signature) }},
+	} {
+		b.Run("impl="+bc.name, func(b *testing.B) {
+			cpuPerOp(b, func() {
+				for b.Loop() {
+					if !bc.f() {
+						b.Fatal("verification failed")
+					}
+				}
+			})
+		})
+	}
 }
