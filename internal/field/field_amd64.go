@@ -8,14 +8,21 @@ import "golang.org/x/sys/cpu"
 // kernels run instead. mulAsm and squareAsm read it and tail-jump to the
 // chosen kernel, so mul and square inline into their callers and cost one
 // call into assembly.
-var useADX = cpu.X86.HasBMI2 && cpu.X86.HasADX
+var useADX = hasADX
+
+var hasADX = cpu.X86.HasBMI2 && cpu.X86.HasADX
 
 func mul(z, x, y *Element) { mulAsm((*[4]uint64)(z), (*[4]uint64)(x), (*[4]uint64)(y)) }
 
 func square(z, x *Element) { squareAsm((*[4]uint64)(z), (*[4]uint64)(x)) }
 
 func init() {
-	if useADX {
+	selectADX = func(adx bool) bool {
+		old := useADX
+		useADX = adx && hasADX
+		return old
+	}
+	if hasADX {
 		archKernels = append(archKernels, kernel{"adx",
 			func(z, x, y *Element) { mulADX((*[4]uint64)(z), (*[4]uint64)(x), (*[4]uint64)(y)) },
 			func(z, x *Element) { squareADX((*[4]uint64)(z), (*[4]uint64)(x)) },

@@ -156,46 +156,50 @@ TEXT ·mulADX(SB), NOSPLIT, $0-24
 TEXT ·squareADX(SB), NOSPLIT, $0-16
 	MOVQ x+8(FP), SI
 
-	// Off-diagonal products x[i]·x[j], i < j, into t[1..6].
+	// x[0]² first: its low half is the first quotient digit.
 	MOVQ  (SI), DX
+	MULXQ DX, R8, BX
+
+	// Off-diagonal products: x[0]·x[1..3] into t[1..4],
 	MULXQ 8(SI), R9, R10
 	MULXQ 16(SI), AX, R11
 	ADDQ  AX, R10
 	MULXQ 24(SI), AX, R12
 	ADCQ  AX, R11
 	ADCQ  $0x00, R12
+
+	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
 	MOVQ  8(SI), DX
-	XORL  CX, CX
-	MULXQ 16(SI), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
+	MULXQ 16(SI), CX, DI
 	MULXQ 24(SI), AX, R13
-	ADCXQ AX, R12
-	ADOXQ CX, R13
-	ADCXQ CX, R13
+	ADDQ  AX, DI
 	MOVQ  16(SI), DX
 	MULXQ 24(SI), AX, R14
-	ADDQ  AX, R13
+	ADCQ  AX, R13
 	ADCQ  $0x00, R14
+
+	// and their sum in t[1..6].
+	ADDQ CX, R11
+	ADCQ DI, R12
+	ADCQ $0x00, R13
+	ADCQ $0x00, R14
 
 	// Double them on CF and add the squares x[i]² on OF.
 	XORL  CX, CX
-	MOVQ  (SI), DX
-	MULXQ DX, R8, BX
 	ADCXQ R9, R9
 	ADOXQ BX, R9
 	MOVQ  8(SI), DX
-	MULXQ DX, AX, BX
+	MULXQ DX, AX, DI
 	ADCXQ R10, R10
 	ADOXQ AX, R10
 	ADCXQ R11, R11
-	ADOXQ BX, R11
+	ADOXQ DI, R11
 	MOVQ  16(SI), DX
-	MULXQ DX, AX, BX
+	MULXQ DX, AX, DI
 	ADCXQ R12, R12
 	ADOXQ AX, R12
 	ADCXQ R13, R13
-	ADOXQ BX, R13
+	ADOXQ DI, R13
 	MOVQ  24(SI), DX
 	MULXQ DX, AX, R15
 	ADCXQ R14, R14

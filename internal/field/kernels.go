@@ -12,6 +12,11 @@ type kernel struct {
 // by the architecture's init and is empty where there are none.
 var archKernels []kernel
 
+// selectADX, where not nil, makes mul and square use the ADX kernels if adx
+// is true and the CPU has them, the MULQ kernels otherwise, and returns the
+// previous choice. It lets tests reach both sides of the dispatch.
+var selectADX func(adx bool) (old bool)
+
 // kernels returns every kernel this CPU can run, the portable one first.
 func kernels() []kernel {
 	return append([]kernel{{"generic", mulGeneric, squareGeneric}}, archKernels...)

@@ -12,13 +12,13 @@ import (
 // built from carry-heavy limb patterns and on uniformly random values.
 
 var (
-	kpBig    = limbsToBig([4]uint64{p0, p1, p2, p3})
+	kpBig    = kLimbsToBig([4]uint64{p0, p1, p2, p3})
 	kRInv    = new(big.Int).ModInverse(new(big.Int).Lsh(big.NewInt(1), 256), kpBig)
-	allOnes  = ^uint64(0)
+	kAllOnes = ^uint64(0)
 	kernelRN = rand.New(rand.NewChaCha8([32]byte{'p', '2', '5', '6', 'k'}))
 )
 
-func limbsToBig(v [4]uint64) *big.Int {
+func kLimbsToBig(v [4]uint64) *big.Int {
 	n := new(big.Int)
 	for i := 3; i >= 0; i-- {
 		n.Lsh(n, 64)
@@ -27,14 +27,14 @@ func limbsToBig(v [4]uint64) *big.Int {
 	return n
 }
 
-func bigToElement(t *testing.T, n *big.Int) Element {
+func kBigToElement(t *testing.T, n *big.Int) Element {
 	t.Helper()
 	if n.Sign() < 0 || n.Cmp(kpBig) >= 0 {
 		t.Fatalf("value %x out of range", n)
 	}
 	var e Element
 	words := new(big.Int).Set(n)
-	mask := new(big.Int).SetUint64(allOnes)
+	mask := new(big.Int).SetUint64(kAllOnes)
 	for i := range e {
 		e[i] = new(big.Int).And(words, mask).Uint64()
 		words.Rsh(words, 64)
@@ -42,8 +42,8 @@ func bigToElement(t *testing.T, n *big.Int) Element {
 	return e
 }
 
-// lessThanP reports whether the limbs v hold a value < p.
-func lessThanP(v [4]uint64) bool {
+// kLessThanP reports whether the limbs v hold a value < p.
+func kLessThanP(v [4]uint64) bool {
 	_, b := bits.Sub64(v[0], p0, 0)
 	_, b = bits.Sub64(v[1], p1, b)
 	_, b = bits.Sub64(v[2], p2, b)
@@ -51,12 +51,12 @@ func lessThanP(v [4]uint64) bool {
 	return b == 1
 }
 
-// edgeElements returns the edge values: small values, values just below p,
+// kEdgeElements returns the edge values: small values, values just below p,
 // powers of two, R mod p, R² mod p and limb patterns of all-ones limbs and
 // carry boundaries that are < p.
-func edgeElements(t *testing.T) []Element {
+func kEdgeElements(t *testing.T) []Element {
 	var out []Element
-	add := func(n *big.Int) { out = append(out, bigToElement(t, n)) }
+	add := func(n *big.Int) { out = append(out, kBigToElement(t, n)) }
 	for k := int64(0); k < 8; k++ {
 		add(big.NewInt(k))
 		add(new(big.Int).Sub(kpBig, big.NewInt(k+1)))
@@ -70,20 +70,20 @@ func edgeElements(t *testing.T) []Element {
 	out = append(out, one, rr)
 	// p-1, p-2 and R mod p are in already; also their halves and negations.
 	add(new(big.Int).Rsh(kpBig, 1))
-	add(new(big.Int).Sub(kpBig, limbsToBig(one)))
-	add(new(big.Int).Sub(kpBig, limbsToBig(rr)))
+	add(new(big.Int).Sub(kpBig, kLimbsToBig(one)))
+	add(new(big.Int).Sub(kpBig, kLimbsToBig(rr)))
 	// Limbs drawn from a set of carry-boundary patterns, kept if < p.
-	pats := []uint64{0, 1, 2, 1 << 32, 1<<32 - 1, 1 << 63, allOnes, allOnes - 1,
+	pats := []uint64{0, 1, 2, 1 << 32, 1<<32 - 1, 1 << 63, kAllOnes, kAllOnes - 1,
 		0xffffffff00000000, 0xffffffff00000001, 0xfffffffeffffffff, 0x00000000fffffffe}
 	for _, a := range pats {
-		for _, b := range []uint64{0, allOnes, 1<<32 - 1} {
-			for _, d := range []uint64{0, allOnes, 0xffffffff00000000, 0xfffffffeffffffff, 1 << 63} {
-				v := [4]uint64{allOnes, a, b, d}
-				if lessThanP(v) {
+		for _, b := range []uint64{0, kAllOnes, 1<<32 - 1} {
+			for _, d := range []uint64{0, kAllOnes, 0xffffffff00000000, 0xfffffffeffffffff, 1 << 63} {
+				v := [4]uint64{kAllOnes, a, b, d}
+				if kLessThanP(v) {
 					out = append(out, Element(v))
 				}
-				v = [4]uint64{a, allOnes, b, d}
-				if lessThanP(v) {
+				v = [4]uint64{a, kAllOnes, b, d}
+				if kLessThanP(v) {
 					out = append(out, Element(v))
 				}
 			}
@@ -92,10 +92,10 @@ func edgeElements(t *testing.T) []Element {
 	return out
 }
 
-// patternElement returns a value < p whose limbs are drawn from carry-heavy
+// kPatternElement returns a value < p whose limbs are drawn from carry-heavy
 // patterns, or uniformly, at random.
-func patternElement(r *rand.Rand) Element {
-	pats := []uint64{0, 1, allOnes, allOnes - 1, 1 << 63, 1<<32 - 1, 1 << 32,
+func kPatternElement(r *rand.Rand) Element {
+	pats := []uint64{0, 1, kAllOnes, kAllOnes - 1, 1 << 63, 1<<32 - 1, 1 << 32,
 		0xffffffff00000000, 0xffffffff00000001, 0xfffffffeffffffff}
 	for {
 		var v [4]uint64
@@ -106,28 +106,28 @@ func patternElement(r *rand.Rand) Element {
 				v[i] = pats[r.IntN(len(pats))]
 			}
 		}
-		if lessThanP(v) {
+		if kLessThanP(v) {
 			return Element(v)
 		}
 	}
 }
 
-// randomElement returns a uniformly random value < p.
-func randomElement(r *rand.Rand) Element {
+// kRandomElement returns a uniformly random value < p.
+func kRandomElement(r *rand.Rand) Element {
 	for {
 		v := [4]uint64{r.Uint64(), r.Uint64(), r.Uint64(), r.Uint64()}
-		if lessThanP(v) {
+		if kLessThanP(v) {
 			return Element(v)
 		}
 	}
 }
 
-// wantMul returns x·y·R⁻¹ mod p computed with math/big.
-func wantMul(x, y *Element) [4]uint64 {
-	n := new(big.Int).Mul(limbsToBig(*x), limbsToBig(*y))
+// kWantMul returns x·y·R⁻¹ mod p computed with math/big.
+func kWantMul(x, y *Element) [4]uint64 {
+	n := new(big.Int).Mul(kLimbsToBig(*x), kLimbsToBig(*y))
 	n.Mul(n, kRInv).Mod(n, kpBig)
 	var v [4]uint64
-	mask := new(big.Int).SetUint64(allOnes)
+	mask := new(big.Int).SetUint64(kAllOnes)
 	for i := range v {
 		v[i] = new(big.Int).And(n, mask).Uint64()
 		n.Rsh(n, 64)
@@ -135,21 +135,27 @@ func wantMul(x, y *Element) [4]uint64 {
 	return v
 }
 
-// checkKernel checks k on x and y against the generic kernels and, when
-// withBig, against math/big, in every aliasing pattern.
-func checkKernel(t *testing.T, k kernel, x, y Element, withBig bool) {
+// kExpect returns x·y·R⁻¹ and x·x·R⁻¹ from the generic kernels; with withBig
+// it first checks those against math/big.
+func kExpect(t *testing.T, x, y Element, withBig bool) (wm, ws Element) {
 	t.Helper()
-	var wm, ws Element
 	mulGeneric(&wm, &x, &y)
 	squareGeneric(&ws, &x)
 	if withBig {
-		if got := [4]uint64(wm); got != wantMul(&x, &y) {
-			t.Fatalf("mulGeneric(%#x, %#x) = %#x, math/big %#x", x, y, got, wantMul(&x, &y))
+		if got, want := [4]uint64(wm), kWantMul(&x, &y); got != want {
+			t.Fatalf("mulGeneric(%#x, %#x) = %#x, math/big %#x", x, y, got, want)
 		}
-		if got := [4]uint64(ws); got != wantMul(&x, &x) {
-			t.Fatalf("squareGeneric(%#x) = %#x, math/big %#x", x, got, wantMul(&x, &x))
+		if got, want := [4]uint64(ws), kWantMul(&x, &x); got != want {
+			t.Fatalf("squareGeneric(%#x) = %#x, math/big %#x", x, got, want)
 		}
 	}
+	return wm, ws
+}
+
+// kCheck checks k on x and y, in every aliasing pattern, against the
+// expected products wm = x·y·R⁻¹ and ws = x·x·R⁻¹.
+func kCheck(t *testing.T, k kernel, x, y, wm, ws Element) {
+	t.Helper()
 	var z Element
 	k.mul(&z, &x, &y)
 	if z != wm {
@@ -170,6 +176,10 @@ func checkKernel(t *testing.T, k kernel, x, y Element, withBig bool) {
 	if z != ws {
 		t.Fatalf("%s mul(z=x=y, %#x) = %#x, want %#x", k.name, x, z, ws)
 	}
+	k.mul(&z, &x, &x)
+	if z != ws {
+		t.Fatalf("%s mul(%#x, x) = %#x, want %#x", k.name, x, z, ws)
+	}
 	k.square(&z, &x)
 	if z != ws {
 		t.Fatalf("%s square(%#x) = %#x, want %#x", k.name, x, z, ws)
@@ -178,11 +188,6 @@ func checkKernel(t *testing.T, k kernel, x, y Element, withBig bool) {
 	k.square(&z, &z)
 	if z != ws {
 		t.Fatalf("%s square(z=x, %#x) = %#x, want %#x", k.name, x, z, ws)
-	}
-	var sq Element
-	k.mul(&sq, &x, &x)
-	if sq != ws {
-		t.Fatalf("%s mul(%#x, x) = %#x, want %#x", k.name, x, sq, ws)
 	}
 }
 
@@ -201,12 +206,28 @@ func TestKernelsList(t *testing.T) {
 }
 
 func TestKernelsEdge(t *testing.T) {
-	edges := edgeElements(t)
+	edges := kEdgeElements(t)
+	n := len(edges)
+	// Every pair's products are checked against math/big once, then each
+	// kernel against them.
+	wm, ws := make([]Element, n*n), make([]Element, n)
+	for i := range edges {
+		wm[i*n+i], ws[i] = kExpect(t, edges[i], edges[i], true)
+		for j := range edges {
+			if j != i {
+				mulGeneric(&wm[i*n+j], &edges[i], &edges[j])
+				if got, want := [4]uint64(wm[i*n+j]), kWantMul(&edges[i], &edges[j]); got != want {
+					t.Fatalf("mulGeneric(%#x, %#x) = %#x, math/big %#x", edges[i], edges[j], got, want)
+				}
+			}
+		}
+	}
+	t.Logf("%d edge values", n)
 	for _, k := range kernels() {
 		t.Run(k.name, func(t *testing.T) {
-			for _, x := range edges {
-				for _, y := range edges {
-					checkKernel(t, k, x, y, true)
+			for i, x := range edges {
+				for j, y := range edges {
+					kCheck(t, k, x, y, wm[i*n+j], ws[i])
 				}
 			}
 		})
@@ -222,7 +243,9 @@ func TestKernelsPatterns(t *testing.T) {
 		t.Run(k.name, func(t *testing.T) {
 			r := rand.New(rand.NewChaCha8([32]byte{'p', 'a', 't'}))
 			for i := 0; i < n; i++ {
-				checkKernel(t, k, patternElement(r), patternElement(r), i%4 == 0)
+				x, y := kPatternElement(r), kPatternElement(r)
+				wm, ws := kExpect(t, x, y, i%4 == 0)
+				kCheck(t, k, x, y, wm, ws)
 			}
 		})
 	}
@@ -237,7 +260,9 @@ func TestKernelsRandom(t *testing.T) {
 		t.Run(k.name, func(t *testing.T) {
 			r := rand.New(rand.NewChaCha8([32]byte{'r', 'n', 'd'}))
 			for i := 0; i < n; i++ {
-				checkKernel(t, k, randomElement(r), randomElement(r), i%8 == 0)
+				x, y := kRandomElement(r), kRandomElement(r)
+				wm, ws := kExpect(t, x, y, i%8 == 0)
+				kCheck(t, k, x, y, wm, ws)
 			}
 		})
 	}
@@ -247,45 +272,57 @@ func TestKernelsRandom(t *testing.T) {
 // through each kernel and compares the final values with math/big.
 func TestKernelsChain(t *testing.T) {
 	r := rand.New(rand.NewChaCha8([32]byte{'c', 'h', 'n'}))
-	x0, y := randomElement(r), randomElement(r)
+	x0, y := kRandomElement(r), kRandomElement(r)
 	for _, k := range kernels() {
 		x := x0
-		want := limbsToBig(x0)
-		yb := limbsToBig(y)
+		want := kLimbsToBig(x0)
+		yb := kLimbsToBig(y)
 		for i := 0; i < 2000; i++ {
 			k.mul(&x, &x, &y)
 			k.square(&x, &x)
 			want.Mul(want, yb).Mul(want, kRInv).Mod(want, kpBig)
 			want.Mul(want, want).Mul(want, kRInv).Mod(want, kpBig)
 		}
-		if limbsToBig(x).Cmp(want) != 0 {
-			t.Fatalf("%s: chain = %x, want %x", k.name, limbsToBig(x), want)
+		if kLimbsToBig(x).Cmp(want) != 0 {
+			t.Fatalf("%s: chain = %x, want %x", k.name, kLimbsToBig(x), want)
 		}
 	}
 }
 
 // TestDispatch checks that mul and square, as used by Element, agree with
-// the generic kernels.
+// the generic kernels, with each setting of the kernel selection where there
+// is one.
 func TestDispatch(t *testing.T) {
-	r := rand.New(rand.NewChaCha8([32]byte{'d', 's', 'p'}))
-	for i := 0; i < 1000; i++ {
-		x, y := randomElement(r), patternElement(r)
-		var got, want Element
-		mul(&got, &x, &y)
-		mulGeneric(&want, &x, &y)
-		if got != want {
-			t.Fatalf("mul(%#x, %#x) = %#x, want %#x", x, y, got, want)
+	settings := []bool{true}
+	if selectADX != nil {
+		old := selectADX(true)
+		defer selectADX(old)
+		settings = []bool{true, false}
+	}
+	for _, adx := range settings {
+		if selectADX != nil {
+			selectADX(adx)
 		}
-		square(&got, &y)
-		squareGeneric(&want, &y)
-		if got != want {
-			t.Fatalf("square(%#x) = %#x, want %#x", y, got, want)
+		r := rand.New(rand.NewChaCha8([32]byte{'d', 's', 'p'}))
+		for i := 0; i < 2000; i++ {
+			x, y := kRandomElement(r), kPatternElement(r)
+			var got, want Element
+			got.Mul(&x, &y)
+			mulGeneric(&want, &x, &y)
+			if got != want {
+				t.Fatalf("adx=%v: Mul(%#x, %#x) = %#x, want %#x", adx, x, y, got, want)
+			}
+			got.Square(&y)
+			squareGeneric(&want, &y)
+			if got != want {
+				t.Fatalf("adx=%v: Square(%#x) = %#x, want %#x", adx, y, got, want)
+			}
 		}
 	}
 }
 
 func TestKernelsAllocs(t *testing.T) {
-	x, y := randomElement(kernelRN), randomElement(kernelRN)
+	x, y := kRandomElement(kernelRN), kRandomElement(kernelRN)
 	var z Element
 	for _, k := range kernels() {
 		if n := testing.AllocsPerRun(100, func() { k.mul(&z, &x, &y) }); n != 0 {
@@ -300,7 +337,7 @@ func TestKernelsAllocs(t *testing.T) {
 	}
 }
 
-var benchSink Element
+var kBenchSink Element
 
 // The benchmarks chain each operation on its previous result, so they time
 // the latency of one operation, as in a ladder or an exponentiation.
@@ -309,21 +346,21 @@ func BenchmarkMul(b *testing.B) {
 	for _, k := range kernels() {
 		b.Run(k.name, func(b *testing.B) {
 			r := rand.New(rand.NewChaCha8([32]byte{'b'}))
-			x, y := randomElement(r), randomElement(r)
+			x, y := kRandomElement(r), kRandomElement(r)
 			mulK := k.mul
 			for b.Loop() {
 				mulK(&x, &x, &y)
 			}
-			benchSink = x
+			kBenchSink = x
 		})
 	}
 	b.Run("dispatch", func(b *testing.B) {
 		r := rand.New(rand.NewChaCha8([32]byte{'b'}))
-		x, y := randomElement(r), randomElement(r)
+		x, y := kRandomElement(r), kRandomElement(r)
 		for b.Loop() {
 			x.Mul(&x, &y)
 		}
-		benchSink = x
+		kBenchSink = x
 	})
 }
 
@@ -331,20 +368,20 @@ func BenchmarkSquare(b *testing.B) {
 	for _, k := range kernels() {
 		b.Run(k.name, func(b *testing.B) {
 			r := rand.New(rand.NewChaCha8([32]byte{'b'}))
-			x := randomElement(r)
+			x := kRandomElement(r)
 			squareK := k.square
 			for b.Loop() {
 				squareK(&x, &x)
 			}
-			benchSink = x
+			kBenchSink = x
 		})
 	}
 	b.Run("dispatch", func(b *testing.B) {
 		r := rand.New(rand.NewChaCha8([32]byte{'b'}))
-		x := randomElement(r)
+		x := kRandomElement(r)
 		for b.Loop() {
 			x.Square(&x)
 		}
-		benchSink = x
+		kBenchSink = x
 	})
 }

@@ -224,9 +224,16 @@ var prod = [8]GPPhysical{R8, R9, R10, R11, R12, R13, R14, R15}
 
 // squareProductADX sets t = x² with MULX: the six products x[i]·x[j], i < j,
 // then one pass that doubles them on CF and adds the squares x[i]² on OF.
-func squareProductADX(t [8]GPPhysical, xp, lo, hi, zr GPPhysical) {
-	Comment("Off-diagonal products x[i]·x[j], i < j, into t[1..6].")
+// The off-diagonal sum is split in two independent chains, x[0]·x[1..3] and
+// x[1]·x[2..3] + x[2]·x[3]·2^64, joined by a third, which is shorter than
+// accumulating the three rows one after the other. lo, h0, b0 and b1 are
+// scratch; zr is t[7] until the last pass.
+func squareProductADX(t [8]GPPhysical, xp, lo, h0, b0, b1 GPPhysical) {
+	Comment("x[0]² first: its low half is the first quotient digit.")
 	MOVQ(limb(xp, 0), RDX)
+	MULXQ(RDX, t[0], h0)
+
+	Comment("Off-diagonal products: x[0]·x[1..3] into t[1..4],")
 	MULXQ(limb(xp, 1), t[1], t[2])
 	MULXQ(limb(xp, 2), lo, t[3])
 	ADDQ(lo, t[2])
@@ -234,27 +241,27 @@ func squareProductADX(t [8]GPPhysical, xp, lo, hi, zr GPPhysical) {
 	ADCQ(lo, t[3])
 	ADCQ(Imm(0), t[4])
 
+	Comment("x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),")
 	MOVQ(limb(xp, 1), RDX)
-	XORL(zr.As32(), zr.As32())
-	MULXQ(limb(xp, 2), lo, hi)
-	ADCXQ(lo, t[3])
-	ADOXQ(hi, t[4])
+	MULXQ(limb(xp, 2), b0, b1)
 	MULXQ(limb(xp, 3), lo, t[5])
-	ADCXQ(lo, t[4])
-	ADOXQ(zr, t[5])
-	ADCXQ(zr, t[5])
-
+	ADDQ(lo, b1)
 	MOVQ(limb(xp, 2), RDX)
 	MULXQ(limb(xp, 3), lo, t[6])
-	ADDQ(lo, t[5])
+	ADCQ(lo, t[5])
+	ADCQ(Imm(0), t[6])
+
+	Comment("and their sum in t[1..6].")
+	ADDQ(b0, t[3])
+	ADCQ(b1, t[4])
+	ADCQ(Imm(0), t[5])
 	ADCQ(Imm(0), t[6])
 
 	Comment("Double them on CF and add the squares x[i]² on OF.")
+	zr, hi := b0, b1
 	XORL(zr.As32(), zr.As32())
-	MOVQ(limb(xp, 0), RDX)
-	MULXQ(RDX, t[0], hi)
 	ADCXQ(t[1], t[1])
-	ADOXQ(hi, t[1])
+	ADOXQ(h0, t[1])
 	for i := 1; i < 4; i++ {
 		MOVQ(limb(xp, i), RDX)
 		if i < 3 {
@@ -446,7 +453,7 @@ func genSquareADX() {
 	Doc("squareADX sets z = x·x·2^-256 mod p. It requires BMI2 and ADX.")
 	Pragma("noescape")
 	Load(Param("x"), RSI)
-	squareProductADX(prod, RSI, RAX, RBX, RCX)
+	squareProductADX(prod, RSI, RAX, RBX, RCX, RDI)
 	regs := newPool(RAX, RBX, RCX, RDX, RSI, RDI)
 	u := reduceLow(prod, regs)
 	final(prod, u, regs, true)
