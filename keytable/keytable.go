@@ -1,14 +1,16 @@
 // Package keytable verifies P-256 ECDSA signatures with a per-key table.
 //
 // A key that verifies signature after signature (a server's own key, a
-// trust anchor) is worth a table built once: the key's point Q, then four
-// runs, run j holding the odd multiples 1·, 3·, …, 63·(2^(65j)·Q) in affine
-// form (128 points, 8 KiB). A verification recodes u1 = e·s⁻¹ and
-// u2 = r·s⁻¹ into width-7 NAF, cuts each into four runs of 65 positions,
-// and adds the digits of all eight runs (four of the key, four of the
-// generator from a static table) into one chain of 64 doublings: about
-// 64 doublings and 60 mixed additions instead of the 256 doublings of an
-// ordinary verification. See docs/verification.md.
+// trust anchor) is worth a table built once: the key's point Q, then
+// sixteen runs, run j holding the odd multiples 1·, 3·, 5·, 7·(2^(17j)·Q) in
+// affine form (128 points, 8 KiB). A verification recodes u2 = r·s⁻¹ into
+// width-5 NAF and u1 = e·s⁻¹ into width-8 NAF, cuts each into sixteen runs
+// of 17 positions, and adds the digits of all runs (the key's, and the
+// generator's from a static table) into one chain of 16 doublings: about
+// 16 doublings and 71 mixed additions instead of the 256 doublings of an
+// ordinary verification. Four runs of 65 positions at width 7 (the same
+// 128 points) were measured too: 64 doublings and 61 additions, a third
+// slower. See docs/verification.md.
 //
 // A Table is immutable once built and safe for concurrent use by any
 // number of goroutines. Verification is variable time; it handles only
@@ -26,9 +28,11 @@ import (
 	"github.com/p256tls/p256tls/internal/scalar"
 )
 
-// Width is the wNAF width of the key's runs: each run holds 2^(Width−2)
-// odd multiples. Widths 6, 7 and 8 were measured (docs/verification.md).
-const Width = 7
+// Width is the wNAF width of the key's runs: each of the ecdsaverify.Runs
+// runs holds 2^(Width−2) odd multiples. With 16 runs, width 5 fills the
+// 128-point (8 KiB) budget; other widths and run counts were measured
+// (docs/verification.md).
+const Width = 5
 
 const (
 	runs    = ecdsaverify.Runs

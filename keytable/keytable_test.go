@@ -262,13 +262,15 @@ func (s randSource) Seed(int64)   {}
 func mr(r *mrand.Rand) *randV1 { return newRandV1(randSource{r}) }
 
 // TestCrafted uses signatures built from known private keys so that u1 and
-// u2 take chosen values: u1 = 0, digits at the run boundaries (positions 64,
-// 65, 129, 130, 194, 195) where the chain meets equal and opposite points
-// and the point at infinity, with keys 1, 2, 3, n−1, n−2.
+// u2 take chosen values: u1 = 0, digits at the run boundaries (positions
+// 17k − 1 and 17k of the shipped 16×17 split, and 64, 65, 129, 130, 194,
+// 195 of a 4×65 split) where the chain meets equal and opposite points and
+// the point at infinity, with keys 1, 2, 3, n−1, n−2.
 func TestCrafted(t *testing.T) {
 	ds := []*big.Int{big.NewInt(1), big.NewInt(2), big.NewInt(3),
 		new(big.Int).Sub(nBig, big.NewInt(1)), new(big.Int).Sub(nBig, big.NewInt(2))}
-	poss := []uint{0, 63, 64, 65, 66, 128, 129, 130, 131, 193, 194, 195, 196, 255}
+	poss := []uint{0, 16, 17, 33, 34, 50, 51, 63, 64, 65, 66, 67, 68, 118, 119, 128, 129, 130, 131,
+		135, 136, 193, 194, 195, 196, 203, 204, 254, 255, 256}
 	at := func(m int64, pos uint) *big.Int {
 		v := new(big.Int).Lsh(big.NewInt(m), pos)
 		return v.Mod(v, nBig)
@@ -462,7 +464,7 @@ func TestMarshal(t *testing.T) {
 		t.Fatal(err)
 	}
 	pub, _ := k.priv.PublicKey.Bytes()
-	if len(enc) != 8291 || !bytes.Equal(enc[:65], pub) || enc[65] != 1 || enc[66] != 7 {
+	if len(enc) != 8292 || !bytes.Equal(enc[:65], pub) || enc[65] != 1 || enc[66] != 16 || enc[67] != 5 {
 		t.Fatalf("encoding does not follow the documented format (len %d)", len(enc))
 	}
 	var tab keytable.Table
@@ -483,7 +485,7 @@ func TestMarshal(t *testing.T) {
 		return b
 	}
 	oenc, _ := other.tab.MarshalBinary()
-	foreign := reseal(append(append(bytes.Clone(enc[:67]), oenc[67:len(oenc)-32]...), make([]byte, 32)...))
+	foreign := reseal(append(append(bytes.Clone(enc[:68]), oenc[68:len(oenc)-32]...), make([]byte, 32)...))
 	cases := []struct {
 		name string
 		b    []byte
@@ -492,9 +494,10 @@ func TestMarshal(t *testing.T) {
 		{"empty", nil, keytable.ErrTruncated},
 		{"truncated", enc[:len(enc)-1], keytable.ErrTruncated},
 		{"extended", append(bytes.Clone(enc), 0), keytable.ErrTruncated},
-		{"header only", enc[:67], keytable.ErrTruncated},
+		{"header only", enc[:68], keytable.ErrTruncated},
 		{"version", reseal(func() []byte { b := bytes.Clone(enc); b[65] = 2; return b }()), keytable.ErrVersion},
-		{"width", reseal(func() []byte { b := bytes.Clone(enc); b[66] = 6; return b }()), keytable.ErrVersion},
+		{"runs", reseal(func() []byte { b := bytes.Clone(enc); b[66] = 4; return b }()), keytable.ErrVersion},
+		{"width", reseal(func() []byte { b := bytes.Clone(enc); b[67] = 7; return b }()), keytable.ErrVersion},
 		{"point off curve", reseal(func() []byte { b := bytes.Clone(enc); b[64] ^= 1; return b }()), keytable.ErrNotOnCurve},
 		{"compressed point", append([]byte{2}, enc[1:]...), keytable.ErrEncoding},
 		{"entry bit", func() []byte { b := bytes.Clone(enc); b[1000] ^= 4; return b }(), keytable.ErrChecksum},

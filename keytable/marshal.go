@@ -14,12 +14,13 @@ import (
 //	offset  size  content
 //	0       65    the key Q, SEC 1 uncompressed: 0x04 ‖ X ‖ Y
 //	65      1     format version: 1
-//	66      1     wNAF width w of the key's runs: 7
-//	67      8192  the entries: run 0, 1, 2, 3; run j holds 1·, 3·, …, 63·(2^(65j)·Q),
+//	66      1     number of runs R: 16 (each of L = ⌈257/R⌉ = 17 positions)
+//	67      1     wNAF width w of the key's runs: 5
+//	68      8192  the entries: run 0, 1, …, R−1; run j holds 1·, 3·, …, (2^(w−1)−1)·(2^(L·j)·Q),
 //	              each point as X ‖ Y (32 + 32 bytes, plain values, not Montgomery form)
-//	8259    32    SHA-256 of bytes 0…8258
+//	8260    32    SHA-256 of bytes 0…8259
 //
-// 8291 bytes in all. UnmarshalBinary refuses any other length, version or
+// 8292 bytes in all. UnmarshalBinary refuses any other length, version or
 // width, a point that is not on P-256, a wrong checksum, and, after
 // rebuilding the entries from the point, any entry that differs from the
 // rebuilt one: a corrupted, truncated or foreign table is never used. The
@@ -27,7 +28,7 @@ import (
 // entries let the format be checked against an independent implementation.
 const (
 	formatVersion = 1
-	headerLen     = 65 + 2
+	headerLen     = 65 + 3
 	entriesLen    = entries * 64
 	encodedLen    = headerLen + entriesLen + sha256.Size
 )
@@ -35,7 +36,7 @@ const (
 // Errors returned by UnmarshalBinary.
 var (
 	ErrTruncated = errors.New("keytable: encoded table has the wrong length")
-	ErrVersion   = errors.New("keytable: unsupported table format version or width")
+	ErrVersion   = errors.New("keytable: unsupported table format version, run count or width")
 	ErrChecksum  = errors.New("keytable: encoded table is corrupted (checksum mismatch)")
 	ErrEntries   = errors.New("keytable: encoded table's entries do not belong to its key")
 )
@@ -45,7 +46,7 @@ func (t *Table) MarshalBinary() ([]byte, error) {
 	out := make([]byte, 0, encodedLen)
 	q := t.q.BytesUncompressed()
 	out = append(out, q[:]...)
-	out = append(out, formatVersion, Width)
+	out = append(out, formatVersion, runs, Width)
 	for i := range t.tab {
 		x, y := t.tab[i].X.Bytes(), t.tab[i].Y.Bytes()
 		out = append(out, x[:]...)
@@ -68,7 +69,7 @@ func (t *Table) UnmarshalBinary(data []byte) error {
 	if _, err := q.SetBytes(data[:65]); err != nil {
 		return ErrNotOnCurve
 	}
-	if data[65] != formatVersion || data[66] != Width {
+	if data[65] != formatVersion || data[66] != runs || data[67] != Width {
 		return ErrVersion
 	}
 	if len(data) != encodedLen {

@@ -5,8 +5,8 @@ import (
 	"github.com/p256tls/p256tls/internal/point"
 )
 
-// BuildRuns fills out (runs·2^(w−2) entries) with the odd multiples of
-// 2^(65j)·Q, run after run, with doublings and additions of Q alone, all
+// BuildRuns fills out (Runs·2^(w−2) entries) with the odd multiples of
+// 2^(RunLen·j)·Q, run after run, with doublings and additions of Q alone, all
 // made affine with one inversion.
 func BuildRuns(out []point.Affine, q *point.Affine, w uint) {
 	per := 1 << (w - 2)
@@ -15,25 +15,29 @@ func BuildRuns(out []point.Affine, q *point.Affine, w uint) {
 	}
 	jac := make([]point.Jacobian, len(out))
 	scratch := make([]field.Element, len(out))
-	var base, two point.Jacobian
+	var base point.Jacobian
+	var two cached
 	base.SetAffine(q)
 	for j := 0; j < Runs; j++ {
 		run := jac[j*per : (j+1)*per]
-		two.Double(&base)
+		d := base
+		double(&d)
+		two.set(&d)
 		run[0] = base
 		for i := 1; i < per; i++ {
-			run[i].AddVartime(&run[i-1], &two)
+			run[i] = run[i-1]
+			addCached(&run[i], &two, false)
 		}
 		if j+1 < Runs {
-			// 2^65·base: the first doubling is two.
-			base = two
+			// 2^RunLen·base: the first doubling is two.
+			base = d
 			for k := 1; k < RunLen; k++ {
-				base.Double(&base)
+				double(&base)
 			}
 		}
 	}
-	// Q has prime order n > 2^255, so no multiple k·2^(65j)·Q with k ≤ 255 and
-	// j ≤ 3 is the point at infinity.
+	// Q has prime order n > 2^255 and every multiple here is k·2^i·Q with k
+	// odd, k < 2^7, i < 256: never the point at infinity.
 	if !point.BatchToAffineVartime(out, jac, scratch) {
 		panic("ecdsaverify: a table entry is the point at infinity")
 	}

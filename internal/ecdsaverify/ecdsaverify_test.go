@@ -174,7 +174,11 @@ func sameAs(acc *point.Jacobian, x, y *big.Int) bool {
 // structured returns scalars that put digits at the run boundaries.
 func structured() []*big.Int {
 	var out []*big.Int
-	for _, pos := range []uint{0, 1, 63, 64, 65, 66, 128, 129, 130, 131, 193, 194, 195, 196, 255} {
+	poss := []uint{0, 1, 63, 64, 65, 66, 128, 129, 130, 131, 193, 194, 195, 196, 255, 256}
+	for k := uint(1); k < Runs; k++ {
+		poss = append(poss, RunLen*k-1, RunLen*k)
+	}
+	for _, pos := range poss {
 		for _, m := range []int64{1, 3, 63, 65} {
 			v := new(big.Int).Lsh(big.NewInt(m), pos)
 			out = append(out, v.Mod(v, nBig))

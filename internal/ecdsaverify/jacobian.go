@@ -110,30 +110,42 @@ func addMixed(p *point.Jacobian, a *point.Affine, neg bool) {
 	p.Y.Sub(&p.Y, &hhh)
 }
 
-// addJacobian sets p = p + q if neg is false and p = p − q if neg is true:
+// cached is a Jacobian point with Z² and Z³ kept beside it, for a point
+// that is added many times (Q's odd multiples in ordinary verification).
+type cached struct {
+	point.Jacobian
+	ZZ, ZZZ field.Element
+}
+
+// set sets c = p and computes Z² and Z³.
+func (c *cached) set(p *point.Jacobian) {
+	c.Jacobian = *p
+	c.ZZ.Square(&p.Z)
+	c.ZZZ.Mul(&c.ZZ, &p.Z)
+}
+
+// addCached sets p = p + q if neg is false and p = p − q if neg is true:
 //
 //	U1 = X1·Z2², U2 = X2·Z1², S1 = Y1·Z2³, S2 = Y2·Z1³, H = U2 − U1, r = S2 − S1,
 //	X3 = r² − H³ − 2·U1·H², Y3 = r(U1·H² − X3) − S1·H³, Z3 = Z1·Z2·H
 //
-// (EFD add-1998-cmo-2), 12M + 4S and 7 additions.
-func addJacobian(p, q *point.Jacobian, neg bool) {
+// (EFD add-1998-cmo-2 with Z2² and Z2³ cached), 11M + 3S and 7 additions.
+func addCached(p *point.Jacobian, q *cached, neg bool) {
 	if q.Z.IsZero() == 1 {
 		return
 	}
 	if p.Z.IsZero() == 1 {
-		*p = *q
+		*p = q.Jacobian
 		if neg {
 			p.Y.Neg(&p.Y)
 		}
 		return
 	}
-	var z1z1, z2z2, u1, u2, s1, s2, h, r, hh, hhh, v, t field.Element
+	var z1z1, u1, u2, s1, s2, h, r, hh, hhh, v, t field.Element
 	z1z1.Square(&p.Z)
-	z2z2.Square(&q.Z)
-	u1.Mul(&p.X, &z2z2)
+	u1.Mul(&p.X, &q.ZZ)
 	u2.Mul(&q.X, &z1z1)
-	s1.Mul(&p.Y, &q.Z)
-	s1.Mul(&s1, &z2z2)
+	s1.Mul(&p.Y, &q.ZZZ)
 	s2.Mul(&q.Y, &p.Z)
 	s2.Mul(&s2, &z1z1)
 	if neg {

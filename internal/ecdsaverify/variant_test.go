@@ -25,11 +25,13 @@ func jointSumAffine(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine, qw 
 	var scratch [16]field.Element
 	m := 1 << (qw - 2)
 	qj[0].SetAffine(q)
-	var q2 point.Jacobian
-	q2.Double(&qj[0])
+	var q2j point.Jacobian
+	q2j.Double(&qj[0])
+	var q2 cached
+	q2.set(&q2j)
 	for i := 1; i < m; i++ {
 		qj[i] = qj[i-1]
-		addJacobian(&qj[i], &q2, false)
+		addCached(&qj[i], &q2, false)
 	}
 	point.BatchToAffineVartime(qa[:m], qj[:m], scratch[:m])
 	if top < RunLen-1 {

@@ -48,7 +48,8 @@ func abs(d int8) int {
 
 // VerifySplit checks the signature (r, s) of digest under the key whose
 // split-wNAF runs are tab: tab holds Runs runs of 2^(w−2) affine points,
-// run j the odd multiples of 2^(65j)·Q. r and s must already be in [1, n−1].
+// run j the odd multiples of 2^(RunLen·j)·Q. r and s must already be in
+// [1, n−1].
 func VerifySplit(tab []point.Affine, w uint, digest []byte, r, s *scalar.Scalar) bool {
 	u1, u2 := prepare(digest, r, s)
 	var acc point.Jacobian
@@ -56,8 +57,8 @@ func VerifySplit(tab []point.Affine, w uint, digest []byte, r, s *scalar.Scalar)
 	return checkX(&acc, r)
 }
 
-// SplitSum sets acc = u1·G + u2·Q with one chain of 64 doublings, G's digits
-// from gtable and Q's from tab (as in VerifySplit).
+// SplitSum sets acc = u1·G + u2·Q with one chain of RunLen−1 doublings, G's
+// digits from gtable and Q's from tab (as in VerifySplit).
 func SplitSum(acc *point.Jacobian, u1, u2 *[4]uint64, tab []point.Affine, w uint) {
 	per := 1 << (w - 2)
 	if len(tab) != Runs*per {
@@ -94,20 +95,25 @@ func VerifyPoint(q *point.Affine, digest []byte, r, s *scalar.Scalar) bool {
 }
 
 // JointSum sets acc = u1·G + u2·Q: a chain over Q's width-QWidth NAF, into
-// whose last 65 steps G's four runs are added.
+// whose last RunLen steps G's runs are added.
 func JointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) {
 	var gd, qd [wnaf.Len]int8
 	wnaf.Recode(&gd, u1, gtable.Width)
 	top := wnaf.Recode(&qd, u2, QWidth)
 
-	// Odd multiples Q, 3Q, …, (2^(QWidth−1)−1)·Q in Jacobian form.
-	var qm [1 << (QWidth - 2)]point.Jacobian
-	qm[0].SetAffine(q)
-	var q2 point.Jacobian
-	q2.Double(&qm[0])
+	// Odd multiples Q, 3Q, …, (2^(QWidth−1)−1)·Q in Jacobian form, with their
+	// Z² and Z³.
+	var qm [1 << (QWidth - 2)]cached
+	var cur, q2j point.Jacobian
+	cur.SetAffine(q)
+	qm[0].set(&cur)
+	q2j = cur
+	double(&q2j)
+	var q2 cached
+	q2.set(&q2j)
 	for i := 1; i < len(qm); i++ {
-		qm[i] = qm[i-1]
-		addJacobian(&qm[i], &q2, false)
+		addCached(&cur, &q2, false)
+		qm[i].set(&cur)
 	}
 
 	if top < RunLen-1 {
@@ -119,7 +125,7 @@ func JointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) {
 			double(acc)
 		}
 		if d := qd[t]; d != 0 {
-			addJacobian(acc, &qm[abs(d)>>1], d < 0)
+			addCached(acc, &qm[abs(d)>>1], d < 0)
 		}
 		if t < RunLen {
 			for j := 0; j < Runs; j++ {

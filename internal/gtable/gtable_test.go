@@ -20,7 +20,7 @@ func TestGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := gentab.Source(Width)
+	want, err := gentab.Source(Width, Runs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,10 @@ func TestGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(src), "//go:generate go run ./gen -w "+strconv.Itoa(Width)+" -out table.go") {
+	if Runs*RunLen < 257 || (Runs-1)*RunLen >= 257 {
+		t.Fatalf("%d runs of %d positions do not fit a 257-digit wNAF tightly", Runs, RunLen)
+	}
+	if !strings.Contains(string(src), "//go:generate go run ./gen -w "+strconv.Itoa(Width)+" -runs "+strconv.Itoa(Runs)+" -out table.go") {
 		t.Fatal("the go:generate directive does not name the committed width")
 	}
 }

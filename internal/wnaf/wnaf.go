@@ -9,9 +9,10 @@
 // (signature verification) only.
 package wnaf
 
-// Len is the number of digit positions Recode fills: 4 runs of 65 positions,
-// the split used by the per-key tables. Positions 257…259 are always zero.
-const Len = 260
+// Len is the number of digit positions Recode fills, enough for any split
+// into runs that the tables use (4×65, 8×33, 16×17). Positions 257 and up
+// are always zero.
+const Len = 272
 
 // Recode writes the width-w NAF of k (plain little-endian limbs) into out,
 // least significant digit first, and returns the index of the most

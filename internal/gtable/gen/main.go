@@ -1,6 +1,6 @@
 // Command gen writes internal/gtable/table.go, the generator's split-wNAF
 // runs, computed with math/big. Run it through go generate in
-// internal/gtable. Its output depends only on -w.
+// internal/gtable. Its output depends only on -w and -runs.
 package main
 
 import (
@@ -12,10 +12,11 @@ import (
 )
 
 func main() {
-	w := flag.Int("w", 7, "wNAF width of the generator's runs")
+	w := flag.Int("w", 8, "wNAF width of the generator's runs")
+	runs := flag.Int("runs", 16, "number of runs")
 	out := flag.String("out", "table.go", "output file")
 	flag.Parse()
-	src, err := gentab.Source(*w)
+	src, err := gentab.Source(*w, *runs)
 	if err != nil {
 		log.Fatal(err)
 	}
