@@ -16,11 +16,12 @@ import (
 const scratch8Words = 17 * 40
 
 //go:noescape
-func comb8AVX512(tabs *[8 * rounds8]*[entries]point.Affine, digits *[rounds8][3][8]uint64, scratch *[scratch8Words]uint64)
+func comb8AVX512(tabs *[8 * rounds8]*[entries]point.Affine, digits *recoding, scratch *[scratch8Words]uint64)
 
 // Subroutines of comb8AVX512, with a register calling convention; declared
 // for the assembler's checks only.
 func vaddFull52()
+func vlookup52()
 func vmul52()
 func vadd52()
 func vsub52()
@@ -45,7 +46,7 @@ var useWide = cpu.X86.HasAVX512F && cpu.X86.HasAVX512IFMA
 
 // wideState is the stack scratch of scalarBaseMultWide.
 type wideState struct {
-	digits  [rounds8][3][8]uint64
+	digits  recoding
 	scratch [scratch8Words]uint64
 }
 
@@ -53,13 +54,7 @@ type wideState struct {
 func scalarBaseMultWide(out *point.Projective, k *[4]uint64) {
 	var st wideState
 	kk := doubled(k)
-	for i := uint(0); i < 8*rounds8; i++ {
-		idx, neg, zero := recode(&kk, i)
-		d := &st.digits[i/8]
-		d[0][i%8] = uint64(idx)
-		d[1][i%8] = uint64(neg)
-		d[2][i%8] = uint64(zero)
-	}
+	recode(&st.digits, &kk)
 	comb8AVX512(&tabs8, &st.digits, &st.scratch)
 	// Lane 0 of X1, Y1, Z1 (slots 0, 1, 2), radix 2^52, read back as
 	// Montgomery values for R = 2^256: the same projective point.

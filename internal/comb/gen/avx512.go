@@ -333,7 +333,7 @@ func (a *asm) genComb8(rounds, entries int) {
 	cVal := radix52(limbsOf(mulMod(pow2(0), pow2(256)))) // 2^256 mod p: Z of a table entry
 	pVal := radix52(limbsOf(curveP))
 
-	fmt.Fprintf(&a.buf, "\n// func comb8AVX512(tabs *[%d]*[%d]point.Affine, digits *[%d][3][8]uint64, scratch *[%d]uint64)\n", 8*rounds, entries, rounds, vSize/8)
+	fmt.Fprintf(&a.buf, "\n// func comb8AVX512(tabs *[%d]*[%d]point.Affine, digits *recoding, scratch *[%d]uint64)\n", 8*rounds, entries, vSize/8)
 	fmt.Fprintf(&a.buf, "// Requires: AVX512F, AVX512IFMA. See gen/avx512.go. The sum is left in\n")
 	fmt.Fprintf(&a.buf, "// scratch's X1, Y1, Z1 (every lane holds it).\n")
 	fmt.Fprintf(&a.buf, "TEXT ·comb8AVX512(SB), NOSPLIT, $0-24\n")
@@ -349,9 +349,68 @@ func (a *asm) genComb8(rounds, entries int) {
 	a.vconst(vY1, cVal)
 	a.vconst(vZ1, [5]uint64{})
 	a.vconst(vZ2, cVal)
-	a.ins("MOVQ", fmt.Sprintf("$%d", rounds), "CX")
+	a.comment("Round 0 needs no addition: the sum is the selected point where the digit")
+	a.comment("is not zero, and stays infinity where it is.")
+	a.ins("CALL", "·vlookup52(SB)")
+	a.ins("VMOVDQU64", "128(SI)", "Z0")
+	a.ins("VPTESTNMQ", "Z0", "Z0", "K3") // lanes with a nonzero digit
+	a.vmerge(vX1, vX2, "K3")
+	a.vmerge(vY1, vY2, "K3")
+	a.vmerge(vZ1, vZ2, "K3")
+	a.ins("ADDQ", "$64", "BX")
+	a.ins("ADDQ", "$192", "SI")
+	a.ins("MOVQ", fmt.Sprintf("$%d", rounds-1), "CX")
 	fmt.Fprintf(&a.buf, "\nround:\n")
+	a.ins("CALL", "·vlookup52(SB)")
+	a.ins("CALL", "·vaddFull52(SB)")
 
+	a.comment("Keep the old sum in the lanes whose digit is zero.")
+	a.ins("VMOVDQU64", "128(SI)", "Z0")
+	a.ins("VPTESTNMQ", "Z0", "Z0", "K3") // lanes to update
+	a.vmerge(vX1, vX3, "K3")
+	a.vmerge(vY1, vY3, "K3")
+	a.vmerge(vZ1, vZ3, "K3")
+
+	a.ins("ADDQ", "$64", "BX")
+	a.ins("ADDQ", "$192", "SI")
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "round")
+
+	// Tree: lanes l and l^4, then l^2, then l^1.
+	for _, perm := range [][]string{
+		{"VSHUFI64X2", "$0x4e"}, // swap the 256-bit halves
+		{"VSHUFI64X2", "$0xb1"}, // swap 128-bit blocks within each half
+		{"VPSHUFD", "$0x4e"},    // swap the qwords of each 128-bit block
+	} {
+		a.comment("Tree step: add the lanes exchanged by %s %s.", perm[0], perm[1])
+		for c, src := range []vec{vX1, vY1, vZ1} {
+			dst := []vec{vX2, vY2, vZ2}[c]
+			for i := 0; i < 5; i++ {
+				a.ins("VMOVDQU64", src.limb(i), "Z0")
+				if perm[0] == "VSHUFI64X2" {
+					a.ins(perm[0], perm[1], "Z0", "Z0", "Z1")
+				} else {
+					a.ins(perm[0], perm[1], "Z0", "Z1")
+				}
+				a.ins("VMOVDQU64", "Z1", dst.limb(i))
+			}
+		}
+		a.ins("CALL", "·vaddFull52(SB)")
+		for c, src := range []vec{vX3, vY3, vZ3} {
+			dst := []vec{vX1, vY1, vZ1}[c]
+			for i := 0; i < 5; i++ {
+				a.ins("VMOVDQU64", src.limb(i), "Z0")
+				a.ins("VMOVDQU64", "Z0", dst.limb(i))
+			}
+		}
+	}
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+
+	// Subroutines.
+	fmt.Fprintf(&a.buf, "\n// func vlookup52() (subroutine of comb8AVX512: X2, Y2 = the eight lanes' entries of\n")
+	fmt.Fprintf(&a.buf, "// the round, tables at (BX), digits at (SI), y negated where the digit is negative)\n")
+	fmt.Fprintf(&a.buf, "TEXT ·vlookup52(SB), NOSPLIT, $0-0\n")
 	a.comment("Each lane l reads all %d entries of its position (pointer R8+l).", entries)
 	for l := 0; l < 8; l++ {
 		a.ins("MOVQ", fmt.Sprintf("%d(BX)", 8*l), fmt.Sprintf("R%d", 8+l))
@@ -433,52 +492,7 @@ func (a *asm) genComb8(rounds, entries int) {
 	a.ins("VPTESTMQ", "Z0", "Z0", "K2")
 	a.vmerge(vY2, vT0, "K2")
 
-	a.ins("CALL", "·vaddFull52(SB)")
-
-	a.comment("Keep the old sum in the lanes whose digit is zero.")
-	a.ins("VMOVDQU64", "128(SI)", "Z0")
-	a.ins("VPTESTNMQ", "Z0", "Z0", "K3") // lanes to update
-	a.vmerge(vX1, vX3, "K3")
-	a.vmerge(vY1, vY3, "K3")
-	a.vmerge(vZ1, vZ3, "K3")
-
-	a.ins("ADDQ", "$64", "BX")
-	a.ins("ADDQ", "$192", "SI")
-	a.ins("DECQ", "CX")
-	a.ins("JNZ", "round")
-
-	// Tree: lanes l and l^4, then l^2, then l^1.
-	for _, perm := range [][]string{
-		{"VSHUFI64X2", "$0x4e"}, // swap the 256-bit halves
-		{"VSHUFI64X2", "$0xb1"}, // swap 128-bit blocks within each half
-		{"VPSHUFD", "$0x4e"},    // swap the qwords of each 128-bit block
-	} {
-		a.comment("Tree step: add the lanes exchanged by %s %s.", perm[0], perm[1])
-		for c, src := range []vec{vX1, vY1, vZ1} {
-			dst := []vec{vX2, vY2, vZ2}[c]
-			for i := 0; i < 5; i++ {
-				a.ins("VMOVDQU64", src.limb(i), "Z0")
-				if perm[0] == "VSHUFI64X2" {
-					a.ins(perm[0], perm[1], "Z0", "Z0", "Z1")
-				} else {
-					a.ins(perm[0], perm[1], "Z0", "Z1")
-				}
-				a.ins("VMOVDQU64", "Z1", dst.limb(i))
-			}
-		}
-		a.ins("CALL", "·vaddFull52(SB)")
-		for c, src := range []vec{vX3, vY3, vZ3} {
-			dst := []vec{vX1, vY1, vZ1}[c]
-			for i := 0; i < 5; i++ {
-				a.ins("VMOVDQU64", src.limb(i), "Z0")
-				a.ins("VMOVDQU64", "Z0", dst.limb(i))
-			}
-		}
-	}
-	a.ins("VZEROUPPER")
 	a.ins("RET")
-
-	// Subroutines.
 	fmt.Fprintf(&a.buf, "\n// func vaddFull52() (subroutine of comb8AVX512: X3, Y3, Z3 = (X1, Y1, Z1) + (X2, Y2, Z2) on the slots at DI)\n")
 	fmt.Fprintf(&a.buf, "TEXT ·vaddFull52(SB), NOSPLIT, $0-0\n")
 	a.vaddFull(vX1, vY1, vZ1, vX2, vY2, vZ2, vB, vT0, vT1, vT2, vT3, vT4, vX3, vY3, vZ3)
