@@ -143,14 +143,14 @@ func writeTable(w io.Writer, r *results) {
 	if len(r.prims) > 0 || r.primErr != nil {
 		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		head := "PRIMITIVES (ns/op)\tstdlib\tp256tls\tratio"
+		head := "PRIMITIVES (ns/op)\tstdlib\tp256tls\tratio\tverdict"
 		if withOpenSSL {
 			head += "\topenssl speed\tp256tls/openssl"
 		}
 		fmt.Fprintln(tw, head+"\t")
 		for _, p := range r.prims {
 			s := summarize(p.m)
-			line := fmt.Sprintf("%s\t%s\t%s\t%s", p.p.name, fmtStat(s.std), fmtStat(s.ours), fmtRatio(s.ratio))
+			line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s", p.p.name, fmtStat(s.std), fmtStat(s.ours), fmtRatio(s.ratio), s.ratio.verdict())
 			if withOpenSSL {
 				if p.opensslNs > 0 {
 					line += fmt.Sprintf("\t%s\t%s", fmtVal(p.opensslNs), fmtVal(s.ours.Med/p.opensslNs))
@@ -180,7 +180,7 @@ func writeTable(w io.Writer, r *results) {
 	if len(r.hs) > 0 {
 		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		head := "HANDSHAKES (CPU µs per handshake, measured side only)\tside\tp256tls on\tstdlib\tp256tls\tratio\tfailed"
+		head := "HANDSHAKES (CPU µs per handshake, measured side only)\tside\tp256tls on\tstdlib\tp256tls\tratio\tverdict\tfailed"
 		if withOpenSSL {
 			head += "\topenssl s_server\tp256tls/openssl"
 		}
@@ -191,13 +191,13 @@ func writeTable(w io.Writer, r *results) {
 			if h.m != nil {
 				failed = fmt.Sprint(h.m.failures)
 			}
-			line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", h.row.name(), h.row.side, h.row.oursOn(), fmtStat(s.std), fmtStat(s.ours), fmtRatio(s.ratio), failed)
+			line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", h.row.name(), h.row.side, h.row.oursOn(), fmtStat(s.std), fmtStat(s.ours), fmtRatio(s.ratio), s.ratio.verdict(), failed)
 			if withOpenSSL {
 				line += fmt.Sprintf("\t%s\t%s", fmtStat(s.ossl), fmtRatio(s.osslRatio))
 			}
 			fmt.Fprintln(tw, line+"\t")
 			if h.row.side == "server" && s.std.ok() {
-				line := fmt.Sprintf("  ↳ handshakes/s, %d clients (whole machine)\t\t\t%s\t%s\t%s\t", o.concurrency, fmtStat(s.stdRate), fmtStat(s.oursRate), fmtRatio(s.rateRatio))
+				line := fmt.Sprintf("  ↳ handshakes/s, %d clients (whole machine)\t\t\t%s\t%s\t%s\t\t", o.concurrency, fmtStat(s.stdRate), fmtStat(s.oursRate), fmtRatio(s.rateRatio))
 				if withOpenSSL {
 					line += fmt.Sprintf("\t%s\t", fmtStat(s.osslRate))
 				}
@@ -321,6 +321,15 @@ func (r *results) notes() []string {
 		s := summarize(h.m)
 		wide = wide || s.ratio.wide() || s.osslRatio.wide()
 	}
+	if len(r.prims) > 0 || len(r.hs) > 0 {
+		k, conf := medianCI(r.opts.rounds)
+		ci := "min–max"
+		if k > 1 {
+			ci = fmt.Sprintf("the %d-th smallest to the %d-th largest ratio", k, k)
+		}
+		out = append(out, fmt.Sprintf("verdict: read from a %.1f%% confidence interval for the median ratio (sign test; with %d rounds, %s): \"cheaper\"/\"costlier\" when it excludes 1, \"no difference resolved\" when it contains 1",
+			100*conf, r.opts.rounds, ci))
+	}
 	if wide {
 		out = append(out, fmt.Sprintf("! the ratio's min–max range is wider than %.0f%% of its median: too wide to trust; rerun with more -rounds or a longer -duration on a quieter machine", 100*wideSpread))
 	}
@@ -353,6 +362,9 @@ type jsonPrim struct {
 	P256tlsRange []float64 `json:"p256tls_range,omitempty"`
 	RatioRange   []float64 `json:"ratio_range,omitempty"`
 	Wide         bool      `json:"spread_too_wide,omitempty"`
+	RatioCI      []float64 `json:"ratio_ci,omitempty"`
+	CIConf       *float64  `json:"ratio_ci_confidence,omitempty"`
+	Verdict      string    `json:"verdict,omitempty"`
 	OpenSSLNs    *float64  `json:"openssl_ns,omitempty"`
 	Note         string    `json:"note,omitempty"`
 	Error        string    `json:"error,omitempty"`
@@ -370,6 +382,9 @@ type jsonHS struct {
 	P256tlsRange   []float64 `json:"p256tls_range,omitempty"`
 	RatioRange     []float64 `json:"ratio_range,omitempty"`
 	Wide           bool      `json:"spread_too_wide,omitempty"`
+	RatioCI        []float64 `json:"ratio_ci,omitempty"`
+	CIConf         *float64  `json:"ratio_ci_confidence,omitempty"`
+	Verdict        string    `json:"verdict,omitempty"`
 	Handshakes     int64     `json:"handshakes"`
 	StdlibPerSec   *float64  `json:"stdlib_per_sec,omitempty"`
 	P256tlsPerSec  *float64  `json:"p256tls_per_sec,omitempty"`
@@ -397,6 +412,21 @@ func rng(s stat) []float64 {
 		return nil
 	}
 	return []float64{s.Min, s.Max}
+}
+
+func ci(s stat) []float64 {
+	if !s.ok() || s.N < 2 {
+		return nil
+	}
+	return []float64{s.CILo, s.CIHi}
+}
+
+func ciConf(s stat) *float64 {
+	if !s.ok() || s.N < 2 {
+		return nil
+	}
+	v := s.Conf
+	return &v
 }
 
 func writeJSON(w io.Writer, r *results) error {
@@ -429,6 +459,7 @@ func writeJSON(w io.Writer, r *results) error {
 			Name: p.p.name, StdlibNs: ptr(s.std), P256tlsNs: ptr(s.ours), Ratio: ptr(s.ratio),
 			StdlibRange: rng(s.std), P256tlsRange: rng(s.ours), RatioRange: rng(s.ratio),
 			Wide: s.ratio.wide(), Note: p.p.note,
+			RatioCI: ci(s.ratio), CIConf: ciConf(s.ratio), Verdict: s.ratio.verdict(),
 		}
 		if p.opensslNs > 0 {
 			v := p.opensslNs
@@ -445,7 +476,8 @@ func writeJSON(w io.Writer, r *results) error {
 			Name: h.row.name(), Side: h.row.side, OursOn: h.row.oursOn(),
 			StdlibCPUus: ptr(s.std), P256tlsCPUus: ptr(s.ours), Ratio: ptr(s.ratio),
 			StdlibRange: rng(s.std), P256tlsRange: rng(s.ours), RatioRange: rng(s.ratio),
-			Wide:      s.ratio.wide(),
+			Wide:    s.ratio.wide(),
+			RatioCI: ci(s.ratio), CIConf: ciConf(s.ratio), Verdict: s.ratio.verdict(),
 			Transport: h.row.s.Transport, TLS: h.row.s.TLS, Resumed: h.row.s.Resume, Key: h.row.s.Key,
 			OpenSSLCPUus: ptr(s.ossl),
 			Note:         strings.Join(h.notes, "; "),

@@ -134,11 +134,17 @@ func pairRatios(num, den []float64) []float64 {
 	return out
 }
 
-// stat is a median with its range. N is 0 when there was nothing to
-// summarise (then the other fields are NaN).
+// stat is a median with its range and a confidence interval for the
+// median. N is 0 when there was nothing to summarise (then the other
+// fields are NaN).
 type stat struct {
 	Med, Min, Max float64
 	N             int
+	// CILo and CIHi are order statistics bracketing the median with
+	// confidence Conf (the sign test's interval): the narrowest pair with
+	// at least 95%, or min–max when there are too few rounds for 95%
+	// (5 rounds: 93.75%).
+	CILo, CIHi, Conf float64
 }
 
 func statOf(xs []float64) stat {
@@ -149,7 +155,8 @@ func statOf(xs []float64) stat {
 		}
 	}
 	if len(v) == 0 {
-		return stat{Med: math.NaN(), Min: math.NaN(), Max: math.NaN()}
+		nan := math.NaN()
+		return stat{Med: nan, Min: nan, Max: nan, CILo: nan, CIHi: nan, Conf: nan}
 	}
 	slices.Sort(v)
 	n := len(v)
@@ -157,10 +164,49 @@ func statOf(xs []float64) stat {
 	if n%2 == 0 {
 		med = (v[n/2-1] + v[n/2]) / 2
 	}
-	return stat{Med: med, Min: v[0], Max: v[n-1], N: n}
+	k, conf := medianCI(n)
+	return stat{Med: med, Min: v[0], Max: v[n-1], N: n, CILo: v[k-1], CIHi: v[n-k], Conf: conf}
+}
+
+// medianCI returns the largest k such that the k-th smallest and k-th
+// largest of n samples bracket the median with at least 95% confidence
+// (P = 1 − 2·P(Binomial(n, ½) < k)), and that confidence; k = 1 (min–max)
+// when even that is below 95%.
+func medianCI(n int) (k int, conf float64) {
+	// cdf[j] = P(Binomial(n, ½) ≤ j)
+	coef, cdf := 1.0, 0.0
+	pn := math.Pow(0.5, float64(n))
+	k, conf = 1, 1-2*pn
+	for j := 0; 2*(j+1) <= n; j++ {
+		cdf += coef * pn
+		coef = coef * float64(n-j) / float64(j+1)
+		// Interval [x(j+2), x(n−j−1)] has confidence 1 − 2·P(B ≤ j+1).
+		next := 1 - 2*(cdf+coef*pn)
+		if next < 0.95 || j+2 > n-j-1 {
+			break
+		}
+		k, conf = j+2, next
+	}
+	return k, conf
 }
 
 func (s stat) ok() bool { return s.N > 0 }
+
+// verdict reads a cost ratio (p256tls/stdlib, lower is better) through its
+// confidence interval.
+func (s stat) verdict() string {
+	switch {
+	case !s.ok():
+		return ""
+	case s.N < 2:
+		return "one round: no interval"
+	case s.CIHi < 1:
+		return "p256tls cheaper"
+	case s.CILo > 1:
+		return "p256tls costlier"
+	}
+	return "no difference resolved"
+}
 
 // wide reports whether the range is too wide, relative to the median, to
 // trust the median.

@@ -79,3 +79,28 @@ func TestReverseLine(t *testing.T) {
 		t.Errorf("reverseLine = %q", got)
 	}
 }
+
+func TestMedianCI(t *testing.T) {
+	for _, c := range []struct {
+		n, k int
+		conf float64
+	}{
+		{1, 1, 0}, {2, 1, 0.5}, {5, 1, 0.9375}, {6, 1, 0.96875}, {8, 1, 0.9921875},
+		{9, 2, 0.9609375}, {10, 2, 0.978515625}, {20, 6, 0.9586105346679688}, {40, 14, 0.9615226917157997},
+	} {
+		k, conf := medianCI(c.n)
+		if k != c.k || math.Abs(conf-c.conf) > 1e-9 {
+			t.Errorf("medianCI(%d) = %d, %v; want %d, %v", c.n, k, conf, c.k, c.conf)
+		}
+	}
+	s := statOf([]float64{0.9, 0.95, 0.97, 0.98, 0.99})
+	if s.verdict() != "p256tls cheaper" {
+		t.Errorf("all ratios below 1: %q", s.verdict())
+	}
+	if s := statOf([]float64{0.97, 1.05, 1.13, 1.15, 1.19}); s.verdict() != "no difference resolved" {
+		t.Errorf("ratios around 1: %q", s.verdict())
+	}
+	if s := statOf([]float64{1.01, 1.05, 1.13}); s.verdict() != "p256tls costlier" {
+		t.Errorf("all ratios above 1: %q", s.verdict())
+	}
+}

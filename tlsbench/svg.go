@@ -39,6 +39,9 @@ func drawSVG(r *results) []byte {
 		}
 		if s.ratio.ok() {
 			g.sub = "p256tls/stdlib " + fmtRatio(s.ratio) + ", p256tls on the " + h.row.oursOn()
+			if v := s.ratio.verdict(); v != "" {
+				g.sub += ": " + v
+			}
 		}
 		if h.m != nil && h.m.failures > 0 {
 			g.sub += fmt.Sprintf("  — %d FAILED handshakes", h.m.failures)
