@@ -150,7 +150,7 @@ func writeTable(w io.Writer, r *results) {
 		fmt.Fprintln(tw, head+"\t")
 		for _, p := range r.prims {
 			s := summarize(p.m)
-			line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s", p.p.name, fmtStat(s.std), fmtStat(s.ours), fmtRatio(s.ratio), s.ratio.verdict())
+			line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s", p.p.name, fmtStat(s.std), fmtStat(s.ours), fmtRatio(s.ratio), verdictText(s.ratio))
 			if withOpenSSL {
 				if p.opensslNs > 0 {
 					line += fmt.Sprintf("\t%s\t%s", fmtVal(p.opensslNs), fmtVal(s.ours.Med/p.opensslNs))
@@ -191,7 +191,7 @@ func writeTable(w io.Writer, r *results) {
 			if h.m != nil {
 				failed = fmt.Sprint(h.m.failures)
 			}
-			line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", h.row.name(), h.row.side, h.row.oursOn(), fmtStat(s.std), fmtStat(s.ours), fmtRatio(s.ratio), s.ratio.verdict(), failed)
+			line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", h.row.name(), h.row.side, h.row.oursOn(), fmtStat(s.std), fmtStat(s.ours), fmtRatio(s.ratio), verdictText(s.ratio), failed)
 			if withOpenSSL {
 				line += fmt.Sprintf("\t%s\t%s", fmtStat(s.ossl), fmtRatio(s.osslRatio))
 			}
@@ -219,6 +219,31 @@ func writeTable(w io.Writer, r *results) {
 			fmt.Fprintln(w, "  - "+n)
 		}
 	}
+}
+
+// verdictText is the verdict, with its interval when that is narrower
+// than the min–max range the ratio column shows.
+func verdictText(s stat) string {
+	v := s.verdict()
+	if v != "" && s.N > 1 && (s.CILo != s.Min || s.CIHi != s.Max) {
+		v += fmt.Sprintf(" [%.2f–%.2f]", s.CILo, s.CIHi)
+	}
+	return v
+}
+
+func ordinal(k int) string {
+	suffix := "th"
+	if k%100 < 11 || k%100 > 13 {
+		switch k % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return fmt.Sprint(k) + suffix
 }
 
 // tableBreakEven says after how many verifications a key's table has paid
@@ -325,7 +350,7 @@ func (r *results) notes() []string {
 		k, conf := medianCI(r.opts.rounds)
 		ci := "min–max"
 		if k > 1 {
-			ci = fmt.Sprintf("the %d-th smallest to the %d-th largest ratio", k, k)
+			ci = fmt.Sprintf("the %s smallest to the %s largest ratio, shown after the verdict", ordinal(k), ordinal(k))
 		}
 		out = append(out, fmt.Sprintf("verdict: read from a %.1f%% confidence interval for the median ratio (sign test; with %d rounds, %s): \"cheaper\"/\"costlier\" when it excludes 1, \"no difference resolved\" when it contains 1",
 			100*conf, r.opts.rounds, ci))
