@@ -203,7 +203,7 @@ func iterations(short, normal, long int) int {
 // TestAgainstStdlib: our signatures verify under crypto/ecdsa and
 // verify.VerifyASN1; crypto/ecdsa's verify under our keytable and verify.
 func TestAgainstStdlib(t *testing.T) {
-	keys := iterations(5, 100, 3000)
+	keys := iterations(5, 400, 3000)
 	hashes := []struct {
 		h crypto.Hash
 		f func() hash.Hash

@@ -12,8 +12,12 @@ import (
 // The eight-lane AVX-512 IFMA kernel (gen/avx512.go).
 
 // scratch8Words is the size of the kernel's scratch space in 64-bit words:
-// 17 vector field elements of 5×8 words.
-const scratch8Words = 17 * 40
+// 26 vector field elements of 5×8 words (17 variables and constants, and
+// the multiples 0·p … 8·p).
+const scratch8Words = 26 * 40
+
+//go:noescape
+func addFullADX(out, q, r *point.Projective)
 
 //go:noescape
 func comb8AVX512(tabs *[8 * rounds8]*[entries]point.Affine, digits *recoding, scratch *[scratch8Words]uint64)
@@ -25,6 +29,8 @@ func vlookup52()
 func vmul52()
 func vadd52()
 func vsub52()
+func vfold52()
+func vcanon52()
 
 // Single field operations on scratch slots 0 and 1 into slot 2, for tests.
 //
@@ -40,6 +46,12 @@ func vecSubAVX512(s *[scratch8Words]uint64)
 //go:noescape
 func vecAddFullAVX512(s *[scratch8Words]uint64)
 
+//go:noescape
+func vecFoldAVX512(s *[scratch8Words]uint64)
+
+//go:noescape
+func vecCanonAVX512(s *[scratch8Words]uint64)
+
 // useWide selects the eight-lane kernel: it needs AVX-512 F and IFMA (and
 // the operating system's support for the ZMM state, which cpu checks).
 var useWide = cpu.X86.HasAVX512F && cpu.X86.HasAVX512IFMA
@@ -48,6 +60,7 @@ var useWide = cpu.X86.HasAVX512F && cpu.X86.HasAVX512IFMA
 type wideState struct {
 	digits  recoding
 	scratch [scratch8Words]uint64
+	part    [4]point.Projective
 }
 
 // scalarBaseMultWide computes k·G eight positions at a time.
@@ -56,20 +69,24 @@ func scalarBaseMultWide(out *point.Projective, k *[4]uint64) {
 	kk := doubled(k)
 	recode(&st.digits, &kk)
 	comb8AVX512(&tabs8, &st.digits, &st.scratch)
-	// Lane 0 of X1, Y1, Z1 (slots 0, 1, 2), radix 2^52, read back as
-	// Montgomery values for R = 2^256: the same projective point.
-	out.X = lane0(&st.scratch, 0)
-	out.Y = lane0(&st.scratch, 1)
-	out.Z = lane0(&st.scratch, 2)
+	// Lanes 0–3 of X1, Y1, Z1 (slots 0, 1, 2) hold four partial sums in
+	// radix 2^52, read back as Montgomery values for R = 2^256: each is its
+	// point scaled by 2^−4, which projective coordinates do not see.
+	for l := range st.part {
+		st.part[l] = point.Projective{X: lane(&st.scratch, 0, l), Y: lane(&st.scratch, 1, l), Z: lane(&st.scratch, 2, l)}
+	}
+	addFullADX(&st.part[0], &st.part[0], &st.part[1])
+	addFullADX(&st.part[2], &st.part[2], &st.part[3])
+	addFullADX(out, &st.part[0], &st.part[2])
 	wipe(&st)
 }
 
-// lane0 packs the five radix-2^52 limbs of lane 0 of vector slot s into
+// lane packs the five radix-2^52 limbs of lane ln of vector slot s into
 // four 64-bit limbs.
-func lane0(sc *[scratch8Words]uint64, s int) field.Element {
+func lane(sc *[scratch8Words]uint64, s, ln int) field.Element {
 	var l [5]uint64
 	for i := range l {
-		l[i] = sc[40*s+8*i]
+		l[i] = sc[40*s+8*i+ln]
 	}
 	return field.Element{
 		l[0] | l[1]<<52,

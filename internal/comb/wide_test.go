@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/p256tls/p256tls/internal/field"
 	"github.com/p256tls/p256tls/internal/point"
 )
 
@@ -39,53 +40,157 @@ func vecGet(sc *[scratch8Words]uint64, s, l int) (v *big.Int, normalized bool) {
 }
 
 // TestVecField checks the vector field operations lane by lane against
-// math/big: Montgomery multiplication with R = 2^260, addition and
-// subtraction, on edge values and random ones; results must be fully
-// reduced and normalized.
+// math/big, on edge values and random ones: the Montgomery product (R =
+// 2^260) is congruent and < 2p, the sum is exact, the difference is exactly
+// x − y + K·p, fold is congruent and < 2p for any normalized input, canon is
+// the reduced value; every result is normalized.
 func TestVecField(t *testing.T) {
 	if !useWide {
 		t.Skip("no AVX-512 IFMA")
 	}
 	pm1 := new(big.Int).Sub(bigP, big.NewInt(1))
+	two260 := new(big.Int).Lsh(big.NewInt(1), 260)
 	edges := []*big.Int{big.NewInt(0), big.NewInt(1), big.NewInt(2), pm1, new(big.Int).Sub(bigP, big.NewInt(2)),
 		new(big.Int).Lsh(big.NewInt(1), 255), new(big.Int).Lsh(big.NewInt(1), 52), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 52), big.NewInt(1)),
 		new(big.Int).Rsh(bigP, 1)}
-	rInv := new(big.Int).ModInverse(new(big.Int).Lsh(big.NewInt(1), 260), bigP)
-	var vals []*big.Int
+	// Values for fold and canon: anything below 2^260.
+	wideEdges := []*big.Int{new(big.Int).Sub(two260, big.NewInt(1)), new(big.Int).Mul(bigP, big.NewInt(15)),
+		new(big.Int).Sub(new(big.Int).Mul(bigP, big.NewInt(2)), big.NewInt(1)), bigP, new(big.Int).Lsh(big.NewInt(1), 256),
+		new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))}
+	rInv := new(big.Int).ModInverse(two260, bigP)
+	var vals, wide []*big.Int
 	vals = append(vals, edges...)
+	wide = append(wide, wideEdges...)
+	wide = append(wide, edges...)
 	for len(vals) < 8*40 {
 		v, _ := rand.Int(rand.Reader, bigP)
 		vals = append(vals, v)
+		w, _ := rand.Int(rand.Reader, two260)
+		wide = append(wide, w)
 	}
+	// Values below 4p and 8p, for the lazily reduced operands the kernel
+	// feeds to products (bound 4) and sums and differences (bound ≤ 8).
+	p4 := new(big.Int).Mul(bigP, big.NewInt(4))
+	p8 := new(big.Int).Mul(bigP, big.NewInt(8))
+	var v4, v8 []*big.Int
+	v4 = append(v4, new(big.Int).Sub(p4, big.NewInt(1)), new(big.Int).Sub(p4, bigP), big.NewInt(0), pm1)
+	v8 = append(v8, new(big.Int).Sub(p8, big.NewInt(1)), p4, big.NewInt(0), pm1)
+	for len(v4) < 8*40 {
+		a, _ := rand.Int(rand.Reader, p4)
+		b, _ := rand.Int(rand.Reader, p8)
+		v4 = append(v4, a)
+		v8 = append(v8, b)
+	}
+	mod := func(v *big.Int) *big.Int { return new(big.Int).Mod(v, bigP) }
 	var sc [scratch8Words]uint64
 	for round := 0; round < len(vals)*len(edges)/8+50; round++ {
-		var xs, ys [8]*big.Int
+		var xs, ys, ws, as, bs, cs, ds [8]*big.Int
+		k := 1 + round%8
+		kp := new(big.Int).Mul(bigP, big.NewInt(int64(k)))
 		for l := 0; l < 8; l++ {
 			i := round*8 + l
 			xs[l] = vals[i%len(vals)]
 			ys[l] = vals[(i/len(vals)+i*7)%len(vals)]
-			vecSet(&sc, 0, l, xs[l])
-			vecSet(&sc, 1, l, ys[l])
+			ws[l] = wide[i%len(wide)]
+			as[l] = v4[i%len(v4)]
+			bs[l] = v4[(i/len(v4)+i*5)%len(v4)]
+			cs[l] = v8[i%len(v8)]
+			ds[l] = new(big.Int).Mod(v8[(i/len(v8)+i*3)%len(v8)], kp) // < K·p
+			vecSet(&sc, 3, l, kp)
 		}
 		for _, op := range []struct {
 			name string
 			f    func(*[scratch8Words]uint64)
-			want func(x, y *big.Int) *big.Int
+			in   func(l int) (x, y *big.Int)
+			// check reports whether got is a correct result for x, y.
+			check func(got, x, y *big.Int) bool
 		}{
-			{"mul", vecMulAVX512, func(x, y *big.Int) *big.Int {
-				r := new(big.Int).Mul(x, y)
-				r.Mul(r, rInv)
-				return r.Mod(r, bigP)
+			{"mul", vecMulAVX512, func(l int) (x, y *big.Int) { return xs[l], ys[l] }, func(got, x, y *big.Int) bool {
+				want := new(big.Int).Mul(x, y)
+				want = mod(want.Mul(want, rInv))
+				return mod(got).Cmp(want) == 0 && got.Cmp(new(big.Int).Lsh(bigP, 1)) < 0
 			}},
-			{"add", vecAddAVX512, func(x, y *big.Int) *big.Int { r := new(big.Int).Add(x, y); return r.Mod(r, bigP) }},
-			{"sub", vecSubAVX512, func(x, y *big.Int) *big.Int { r := new(big.Int).Sub(x, y); return r.Mod(r, bigP) }},
+			{"mul<4p", vecMulAVX512, func(l int) (x, y *big.Int) { return as[l], bs[l] }, func(got, x, y *big.Int) bool {
+				want := new(big.Int).Mul(x, y)
+				want = mod(want.Mul(want, rInv))
+				return mod(got).Cmp(want) == 0 && got.Cmp(new(big.Int).Lsh(bigP, 1)) < 0
+			}},
+			{"add<8p", vecAddAVX512, func(l int) (x, y *big.Int) { return cs[l], v8[(round+l)%len(v8)] }, func(got, x, y *big.Int) bool {
+				return got.Cmp(new(big.Int).Add(x, y)) == 0
+			}},
+			{"sub<8p", vecSubAVX512, func(l int) (x, y *big.Int) { return cs[l], ds[l] }, func(got, x, y *big.Int) bool {
+				want := new(big.Int).Sub(x, y)
+				return got.Cmp(want.Add(want, kp)) == 0
+			}},
+			{"add", vecAddAVX512, func(l int) (x, y *big.Int) { return xs[l], ys[l] }, func(got, x, y *big.Int) bool {
+				return got.Cmp(new(big.Int).Add(x, y)) == 0
+			}},
+			{"sub", vecSubAVX512, func(l int) (x, y *big.Int) { return xs[l], ys[l] }, func(got, x, y *big.Int) bool {
+				want := new(big.Int).Sub(x, y)
+				return got.Cmp(want.Add(want, kp)) == 0
+			}},
+			{"fold", vecFoldAVX512, func(l int) (x, y *big.Int) { return ws[l], ys[l] }, func(got, x, y *big.Int) bool {
+				return mod(got).Cmp(mod(x)) == 0 && got.Cmp(new(big.Int).Lsh(bigP, 1)) < 0
+			}},
+			{"canon", vecCanonAVX512, func(l int) (x, y *big.Int) { return ws[l], ys[l] }, func(got, x, y *big.Int) bool {
+				return got.Cmp(mod(x)) == 0
+			}},
 		} {
+			for l := 0; l < 8; l++ {
+				x, y := op.in(l)
+				vecSet(&sc, 0, l, x)
+				vecSet(&sc, 1, l, y)
+			}
 			op.f(&sc)
 			for l := 0; l < 8; l++ {
+				x, y := op.in(l)
 				got, norm := vecGet(&sc, 2, l)
-				if want := op.want(xs[l], ys[l]); got.Cmp(want) != 0 || !norm {
-					t.Fatalf("%s(%x, %x) = %x (normalized %v), want %x", op.name, xs[l], ys[l], got, norm, want)
+				if !norm || !op.check(got, x, y) {
+					t.Fatalf("%s(%x, %x) = %x (normalized %v)", op.name, x, y, got, norm)
 				}
+			}
+		}
+	}
+}
+
+// TestAddFull compares addFullADX with point's complete addition on points
+// with random Z, infinity, equal and opposite points.
+func TestAddFull(t *testing.T) {
+	var pts []point.Projective
+	var inf point.Projective
+	inf.SetInfinity()
+	pts = append(pts, inf)
+	for i := 0; i < 12; i++ {
+		var q point.Projective
+		a := table[(i*5)%positions][(i*3)%entries]
+		q.SetAffine(&a)
+		pts = append(pts, q)
+		var z field.Element
+		z.One()
+		for j := 0; j <= i; j++ {
+			z.Add(&z, &z).Add(&z, &a.Y)
+		}
+		q.X.Mul(&q.X, &z)
+		q.Y.Mul(&q.Y, &z)
+		q.Z.Mul(&q.Z, &z)
+		pts = append(pts, q)
+		var n point.Affine
+		n.Neg(&a)
+		q.SetAffine(&n)
+		pts = append(pts, q)
+	}
+	for _, p := range pts {
+		for _, q := range pts {
+			var got, want point.Projective
+			addFullADX(&got, &p, &q)
+			want.Add(&p, &q)
+			if got != want {
+				t.Fatal("addFullADX differs from point.Projective.Add")
+			}
+			got = p
+			addFullADX(&got, &got, &q)
+			if got != want {
+				t.Fatal("addFullADX with aliased output differs")
 			}
 		}
 	}

@@ -249,6 +249,60 @@ func (a *asm) addMixedBody(X1, Y1, Z1, x2, y2, b, t0, t1, t2, t3, t4, X3, Y3, Z3
 	a.add(Z3, Z3, t1)
 }
 
+// addFullBody emits the complete projective addition (RCB algorithm 4,
+// a = −3) on frame slots: (X3, Y3, Z3) = (X1, Y1, Z1) + (X2, Y2, Z2).
+func (a *asm) addFullBody(X1, Y1, Z1, X2, Y2, Z2, b, t0, t1, t2, t3, t4, X3, Y3, Z3 slot) {
+	a.comment("t0 = X1·X2, t1 = Y1·Y2, t2 = Z1·Z2, t3 = (X1+Y1)(X2+Y2) − t0 − t1")
+	a.mul(t0, X1, X2)
+	a.mul(t1, Y1, Y2)
+	a.mul(t2, Z1, Z2)
+	a.add(t3, X1, Y1)
+	a.add(t4, X2, Y2)
+	a.mul(t3, t3, t4)
+	a.add(t4, t0, t1)
+	a.sub(t3, t3, t4)
+	a.comment("t4 = (Y1+Z1)(Y2+Z2) − t1 − t2")
+	a.add(t4, Y1, Z1)
+	a.add(X3, Y2, Z2)
+	a.mul(t4, t4, X3)
+	a.add(X3, t1, t2)
+	a.sub(t4, t4, X3)
+	a.comment("Y3 = (X1+Z1)(X2+Z2) − t0 − t2")
+	a.add(X3, X1, Z1)
+	a.add(Y3, X2, Z2)
+	a.mul(X3, X3, Y3)
+	a.add(Y3, t0, t2)
+	a.sub(Y3, X3, Y3)
+	a.comment("Z3 = b·t2, X3 = 3(Y3 − Z3), Z3 = t1 − X3, X3 = t1 + X3")
+	a.mul(Z3, b, t2)
+	a.sub(X3, Y3, Z3)
+	a.add(Z3, X3, X3)
+	a.add(X3, X3, Z3)
+	a.sub(Z3, t1, X3)
+	a.add(X3, t1, X3)
+	a.comment("Y3 = 3(b·Y3 − 3·t2 − t0), t0 = 3·t0 − 3·t2")
+	a.mul(Y3, b, Y3)
+	a.add(t1, t2, t2)
+	a.add(t2, t1, t2)
+	a.sub(Y3, Y3, t2)
+	a.sub(Y3, Y3, t0)
+	a.add(t1, Y3, Y3)
+	a.add(Y3, t1, Y3)
+	a.add(t1, t0, t0)
+	a.add(t0, t1, t0)
+	a.sub(t0, t0, t2)
+	a.comment("Y3 = X3·Z3 + t0·Y3, X3 = t3·X3 − t4·Y3, Z3 = t4·Z3 + t3·t0")
+	a.mul(t1, t4, Y3)
+	a.mul(t2, t0, Y3)
+	a.mul(Y3, X3, Z3)
+	a.add(Y3, Y3, t2)
+	a.mul(X3, t3, X3)
+	a.sub(X3, X3, t1)
+	a.mul(Z3, t4, Z3)
+	a.mul(t1, t3, t0)
+	a.add(Z3, Z3, t1)
+}
+
 // setConstants loads p1 and p3 into DI and SI and stores b at slot b.
 func (a *asm) setConstants(b slot) {
 	a.ins("MOVQ", fmt.Sprintf("$%#016x", uint64(asmP1)), "DI")
@@ -386,6 +440,47 @@ func generateAsm(w int) ([]byte, error) {
 		}
 	}
 	a.ins("RET")
+
+	// addFullADX.
+	{
+		const (
+			X1 slot = 32 * iota
+			Y1
+			Z1
+			X2
+			Y2
+			Z2
+			b
+			t0
+			t1
+			t2
+			t3
+			t4
+			X3
+			Y3
+			Z3
+			frame
+		)
+		fmt.Fprintf(&a.buf, "\n// func addFullADX(out, q, r *point.Projective)\n")
+		fmt.Fprintf(&a.buf, "// Requires: ADX, BMI2, CMOV. out = q + r, complete (RCB algorithm 4).\n")
+		fmt.Fprintf(&a.buf, "TEXT ·addFullADX(SB), NOSPLIT, $%d-24\n", int(frame))
+		a.ins("MOVQ", "q+8(FP)", "AX")
+		a.ins("MOVQ", "r+16(FP)", "BX")
+		a.copy32(X1, mem{"AX", 0})
+		a.copy32(Y1, mem{"AX", 32})
+		a.copy32(Z1, mem{"AX", 64})
+		a.copy32(X2, mem{"BX", 0})
+		a.copy32(Y2, mem{"BX", 32})
+		a.copy32(Z2, mem{"BX", 64})
+		a.setConstants(b)
+		a.addFullBody(X1, Y1, Z1, X2, Y2, Z2, b, t0, t1, t2, t3, t4, X3, Y3, Z3)
+		a.comment("Store the sum.")
+		a.ins("MOVQ", "out+0(FP)", "AX")
+		a.copy32(mem{"AX", 0}, X3)
+		a.copy32(mem{"AX", 32}, Y3)
+		a.copy32(mem{"AX", 64}, Z3)
+		a.ins("RET")
+	}
 
 	a.genComb8((positions(w)+7)/8, entries)
 	return a.buf.Bytes(), nil

@@ -28,9 +28,10 @@ package main
 // digit), the eight selected entries are transposed in registers into
 // limb-per-register form and cut into 52-bit limbs, y is negated under the
 // lanes' sign mask, the addition runs on all lanes, and a lane mask keeps the
-// old sum where the digit is zero. After six rounds the eight partial sums
-// are added in a tree of three complete additions (lanes exchanged by
-// VSHUFI64X2 and VPSHUFD); every lane then holds k·G.
+// old sum where the digit is zero (round 0 needs no addition: the sum is the
+// selected point). After the rounds, one complete addition of the lanes
+// exchanged by VSHUFI64X2 leaves four partial sums in lanes 0–3, which the
+// caller adds with three scalar complete additions (addFullADX).
 
 import (
 	"fmt"
@@ -126,7 +127,23 @@ func (a *asm) vload(r []string, src voperand) {
 	}
 }
 
-// vaddBody emits dst = x + y mod p.
+// Lazy reduction. Values are kept normalized (five limbs < 2^52, so below
+// 2^260 < 16p) but only bounded, not reduced: the generator tracks for each
+// slot an integer B with value < B·p (see bounds) and inserts a fold where an
+// operation needs a smaller input. The rules, each checked by the generator:
+//
+//   - x + y < (Bx + By)·p, which must stay ≤ 16p;
+//   - x − y + K·p with K = By is ≥ 0 and < (Bx + By)·p;
+//   - the Montgomery product of x and y is < x·y/2^260 + p < 2p when
+//     Bx·By ≤ 16 (since 16p < 2^260);
+//   - fold(v) = (v mod 2^256) + ⌊v/2^256⌋·(2^256 − p) < 2^256 + 2^228 < 2p
+//     for any normalized v;
+//   - canon(v) = fold(v), then minus p if that is ≥ p: fully reduced.
+//
+// Every operation is a subroutine with its operands' addresses in R8, R9
+// (and R11 for K·p) and the destination in R10.
+
+// vaddBody emits dst = x + y (not reduced).
 func (a *asm) vaddBody(dst, x, y voperand) {
 	v := zs(0)
 	a.vload(v, x)
@@ -134,30 +151,53 @@ func (a *asm) vaddBody(dst, x, y voperand) {
 		a.ins("VPADDQ", y.limb(i), v[i], v[i])
 	}
 	a.vnormalize(v, false)
+	a.vstore(dst, v)
+}
+
+// vsubBody emits dst = x − y + k, with k = K·p ≥ y (not reduced).
+func (a *asm) vsubBody(dst, x, y, k voperand) {
+	v := zs(0)
+	a.vload(v, x)
+	for i := 0; i < 5; i++ {
+		a.ins("VPSUBQ", y.limb(i), v[i], v[i])
+		a.ins("VPADDQ", k.limb(i), v[i], v[i])
+	}
+	a.vnormalize(v, true)
+	a.vstore(dst, v)
+}
+
+// vfoldBody emits dst = fold(x): the bits above 2^256 (h = the top limb
+// >> 48) are replaced by h·(2^256 − p) = h·(2^224 − 2^192 − 2^96 + 1).
+func (a *asm) vfoldBody(dst, x voperand) {
+	v := zs(0)
+	a.vload(v, x)
+	a.ins("VPSRLQ", "$48", v[4], "Z5") // h
+	a.ins("MOVQ", fmt.Sprintf("$%#x", uint64(1<<48-1)), "AX")
+	a.ins("VPBROADCASTQ", "AX", "Z6")
+	a.ins("VPANDQ", "Z6", v[4], v[4])
+	a.ins("VPADDQ", "Z5", v[0], v[0]) // + h
+	a.ins("VPSLLQ", "$44", "Z5", "Z7")
+	a.ins("VPSUBQ", "Z7", v[1], v[1]) // − h·2^96
+	a.ins("VPSLLQ", "$36", "Z5", "Z7")
+	a.ins("VPSUBQ", "Z7", v[3], v[3]) // − h·2^192
+	a.ins("VPSLLQ", "$16", "Z5", "Z7")
+	a.ins("VPADDQ", "Z7", v[4], v[4]) // + h·2^224
+	a.vnormalize(v, true)
+	a.vstore(dst, v)
+}
+
+// vcanonBody emits dst = x mod p, fully reduced.
+func (a *asm) vcanonBody(dst, x voperand) {
+	a.vfoldBody(dst, x)
+	v := zs(0)
+	a.vload(v, dst)
 	s := zs(5)
 	a.vcondSubP(v, s)
 	a.vstore(dst, s)
 }
 
-// vsubBody emits dst = x − y mod p.
-func (a *asm) vsubBody(dst, x, y voperand) {
-	v := zs(0)
-	a.vload(v, x)
-	for i := 0; i < 5; i++ {
-		a.ins("VPSUBQ", y.limb(i), v[i], v[i])
-	}
-	a.vnormalize(v, true)
-	a.ins("VPSRAQ", "$63", v[4], "Z27")
-	a.ins("VPTESTMQ", "Z27", "Z27", "K1") // lanes where x < y: add p
-	a.ins("VPADDQ", "Z28", v[0], "K1", v[0])
-	a.ins("VPADDQ", "Z29", v[1], "K1", v[1])
-	a.ins("VPADDQ", "Z30", v[3], "K1", v[3])
-	a.ins("VPADDQ", "Z31", v[4], "K1", v[4])
-	a.vnormalize(v, true)
-	a.vstore(dst, v)
-}
-
-// vmulBody emits dst = x·y·2^−260 mod p.
+// vmulBody emits dst = x·y·2^−260 + m·p for the m that makes it exact
+// (Montgomery), < 2p when Bx·By ≤ 16 (not reduced further).
 func (a *asm) vmulBody(dst, x, y voperand) {
 	t := make([]string, 10)
 	for i := range t {
@@ -197,14 +237,78 @@ func (a *asm) vmulBody(dst, x, y voperand) {
 	a.ins("VPADDQ", "Z27", t[5], t[5])
 	r := t[5:]
 	a.vnormalize(r, false)
-	s := zs(17)
-	a.vcondSubP(r, s)
-	a.vstore(dst, s)
+	a.vstore(dst, r)
 }
 
-func (a *asm) vmul(dst, x, y vec) { a.vcall("mul", dst, x, y) }
-func (a *asm) vadd(dst, x, y vec) { a.vcall("add", dst, x, y) }
-func (a *asm) vsub(dst, x, y vec) { a.vcall("sub", dst, x, y) }
+// bounds maps each slot to B, with the slot's value < B·p.
+type bounds map[vec]int
+
+// maxBound keeps values below 16p < 2^260 (normalized limbs).
+const maxBound = 16
+
+// vkp is the slot of the constant K·p.
+func vkp(k int) vec { return vKP + vec(320*k) }
+
+// maxK is the largest K·p constant kept in the scratch space.
+const maxK = 8
+
+func (a *asm) bound(b bounds, s vec) int {
+	v, ok := b[s]
+	if !ok {
+		panic(fmt.Sprintf("slot %d read before it is written", s))
+	}
+	return v
+}
+
+// vfold folds slot s in place if its bound exceeds max.
+func (a *asm) vfold(b bounds, s vec, max int) {
+	if a.bound(b, s) > max {
+		a.ins("LEAQ", s.limb(0), "R8")
+		a.ins("LEAQ", s.limb(0), "R10")
+		a.ins("CALL", "·vfold52(SB)")
+		b[s] = 2
+	}
+}
+
+func (a *asm) vmul(b bounds, dst, x, y vec) {
+	a.vfold(b, x, 4)
+	a.vfold(b, y, 4)
+	if bx, by := a.bound(b, x), a.bound(b, y); bx*by > 16 {
+		panic("product bound")
+	}
+	a.vcall("mul", dst, x, y)
+	b[dst] = 2
+}
+
+func (a *asm) vadd(b bounds, dst, x, y vec) {
+	for a.bound(b, x)+a.bound(b, y) > maxBound {
+		if a.bound(b, x) >= a.bound(b, y) {
+			a.vfold(b, x, 2)
+		} else {
+			a.vfold(b, y, 2)
+		}
+	}
+	bd := a.bound(b, x) + a.bound(b, y)
+	a.vcall("add", dst, x, y)
+	b[dst] = bd
+}
+
+// vsub emits dst = x − y + K·p with K = By.
+func (a *asm) vsub(b bounds, dst, x, y vec) {
+	a.vfold(b, y, maxK)
+	for a.bound(b, x)+a.bound(b, y) > maxBound {
+		if a.bound(b, x) >= a.bound(b, y) {
+			a.vfold(b, x, 2)
+		} else {
+			a.vfold(b, y, 2)
+		}
+	}
+	k := a.bound(b, y)
+	bd := a.bound(b, x) + k
+	a.ins("LEAQ", vkp(k).limb(0), "R11")
+	a.vcall("sub", dst, x, y)
+	b[dst] = bd
+}
 
 // vconst stores the radix-2^52 limbs of c, broadcast to every lane, at dst.
 func (a *asm) vconst(dst vec, c [5]uint64) {
@@ -229,57 +333,64 @@ func (a *asm) vsetup() {
 // vaddFull emits the complete projective addition (RCB algorithm 4, a = −3)
 // (X3, Y3, Z3) = (X1, Y1, Z1) + (X2, Y2, Z2).
 func (a *asm) vaddFull(X1, Y1, Z1, X2, Y2, Z2, b, t0, t1, t2, t3, t4, X3, Y3, Z3 vec) {
+	// Inputs: the sums (bound 2, see below), table entries (1) or the
+	// exchanged sums (2), the constant b (1).
+	bd := bounds{X1: 2, Y1: 2, Z1: 2, X2: 2, Y2: 2, Z2: 2, b: 1}
 	a.comment("Complete addition: t0 = X1·X2, t1 = Y1·Y2, t2 = Z1·Z2")
-	a.vmul(t0, X1, X2)
-	a.vmul(t1, Y1, Y2)
-	a.vmul(t2, Z1, Z2)
+	a.vmul(bd, t0, X1, X2)
+	a.vmul(bd, t1, Y1, Y2)
+	a.vmul(bd, t2, Z1, Z2)
 	a.comment("t3 = (X1+Y1)(X2+Y2) − t0 − t1")
-	a.vadd(t3, X1, Y1)
-	a.vadd(t4, X2, Y2)
-	a.vmul(t3, t3, t4)
-	a.vadd(t4, t0, t1)
-	a.vsub(t3, t3, t4)
+	a.vadd(bd, t3, X1, Y1)
+	a.vadd(bd, t4, X2, Y2)
+	a.vmul(bd, t3, t3, t4)
+	a.vadd(bd, t4, t0, t1)
+	a.vsub(bd, t3, t3, t4)
 	a.comment("t4 = (Y1+Z1)(Y2+Z2) − t1 − t2")
-	a.vadd(t4, Y1, Z1)
-	a.vadd(X3, Y2, Z2)
-	a.vmul(t4, t4, X3)
-	a.vadd(X3, t1, t2)
-	a.vsub(t4, t4, X3)
+	a.vadd(bd, t4, Y1, Z1)
+	a.vadd(bd, X3, Y2, Z2)
+	a.vmul(bd, t4, t4, X3)
+	a.vadd(bd, X3, t1, t2)
+	a.vsub(bd, t4, t4, X3)
 	a.comment("Y3 = (X1+Z1)(X2+Z2) − t0 − t2")
-	a.vadd(X3, X1, Z1)
-	a.vadd(Y3, X2, Z2)
-	a.vmul(X3, X3, Y3)
-	a.vadd(Y3, t0, t2)
-	a.vsub(Y3, X3, Y3)
+	a.vadd(bd, X3, X1, Z1)
+	a.vadd(bd, Y3, X2, Z2)
+	a.vmul(bd, X3, X3, Y3)
+	a.vadd(bd, Y3, t0, t2)
+	a.vsub(bd, Y3, X3, Y3)
 	a.comment("Z3 = b·t2, X3 = 3(Y3 − Z3), Z3 = t1 − X3, X3 = t1 + X3")
-	a.vmul(Z3, b, t2)
-	a.vsub(X3, Y3, Z3)
-	a.vadd(Z3, X3, X3)
-	a.vadd(X3, X3, Z3)
-	a.vsub(Z3, t1, X3)
-	a.vadd(X3, t1, X3)
+	a.vmul(bd, Z3, b, t2)
+	a.vsub(bd, X3, Y3, Z3)
+	a.vadd(bd, Z3, X3, X3)
+	a.vadd(bd, X3, X3, Z3)
+	a.vsub(bd, Z3, t1, X3)
+	a.vadd(bd, X3, t1, X3)
 	a.comment("Y3 = 3(b·Y3 − 3·t2 − t0)")
-	a.vmul(Y3, b, Y3)
-	a.vadd(t1, t2, t2)
-	a.vadd(t2, t1, t2)
-	a.vsub(Y3, Y3, t2)
-	a.vsub(Y3, Y3, t0)
-	a.vadd(t1, Y3, Y3)
-	a.vadd(Y3, t1, Y3)
+	a.vmul(bd, Y3, b, Y3)
+	a.vadd(bd, t1, t2, t2)
+	a.vadd(bd, t2, t1, t2)
+	a.vsub(bd, Y3, Y3, t2)
+	a.vsub(bd, Y3, Y3, t0)
+	a.vadd(bd, t1, Y3, Y3)
+	a.vadd(bd, Y3, t1, Y3)
 	a.comment("t0 = 3·t0 − t2")
-	a.vadd(t1, t0, t0)
-	a.vadd(t0, t1, t0)
-	a.vsub(t0, t0, t2)
+	a.vadd(bd, t1, t0, t0)
+	a.vadd(bd, t0, t1, t0)
+	a.vsub(bd, t0, t0, t2)
 	a.comment("Y3 = X3·Z3 + t0·Y3, X3 = t3·X3 − t4·Y3, Z3 = t4·Z3 + t3·t0")
-	a.vmul(t1, t4, Y3)
-	a.vmul(t2, t0, Y3)
-	a.vmul(Y3, X3, Z3)
-	a.vadd(Y3, Y3, t2)
-	a.vmul(X3, t3, X3)
-	a.vsub(X3, X3, t1)
-	a.vmul(Z3, t4, Z3)
-	a.vmul(t1, t3, t0)
-	a.vadd(Z3, Z3, t1)
+	a.vmul(bd, t1, t4, Y3)
+	a.vmul(bd, t2, t0, Y3)
+	a.vmul(bd, Y3, X3, Z3)
+	a.vadd(bd, Y3, Y3, t2)
+	a.vmul(bd, X3, t3, X3)
+	a.vsub(bd, X3, X3, t1)
+	a.vmul(bd, Z3, t4, Z3)
+	a.vmul(bd, t1, t3, t0)
+	a.vadd(bd, Z3, Z3, t1)
+	a.comment("Outputs folded to bound 2, as the next addition assumes.")
+	a.vfold(bd, X3, 2)
+	a.vfold(bd, Y3, 2)
+	a.vfold(bd, Z3, 2)
 }
 
 // vmask merges src into dst in the lanes of mask register k.
@@ -323,27 +434,43 @@ const (
 	vB
 	vC
 	vP
-	vEnd
+	vKP // K·p for K = 0..maxK, one slot each
+)
+
+const (
+	vEnd  = vKP + 320*(maxK+1)
 	vSize = int(vEnd) // total
 )
 
-func (a *asm) genComb8(rounds, entries int) {
-	// Constants in the vector domain (R = 2^260).
-	bMont := radix52(limbsOf(mulMod(curveB, pow2(260))))
-	cVal := radix52(limbsOf(mulMod(pow2(0), pow2(256)))) // 2^256 mod p: Z of a table entry
-	pVal := radix52(limbsOf(curveP))
+// Constants of the kernel in the vector domain (R = 2^260).
+var (
+	bMont = radix52(limbsOf(mulMod(curveB, pow2(260))))
+	cVal  = radix52(limbsOf(mulMod(pow2(0), pow2(256)))) // 2^256 mod p: Z of a table entry
+	pVal  = radix52(limbsOf(curveP))
+)
 
-	fmt.Fprintf(&a.buf, "\n// func comb8AVX512(tabs *[%d]*[%d]point.Affine, digits *recoding, scratch *[%d]uint64)\n", 8*rounds, entries, vSize/8)
-	fmt.Fprintf(&a.buf, "// Requires: AVX512F, AVX512IFMA. See gen/avx512.go. The sum is left in\n")
-	fmt.Fprintf(&a.buf, "// scratch's X1, Y1, Z1 (every lane holds it).\n")
-	fmt.Fprintf(&a.buf, "TEXT ·comb8AVX512(SB), NOSPLIT, $0-24\n")
-	a.ins("MOVQ", "tabs+0(FP)", "BX")
-	a.ins("MOVQ", "digits+8(FP)", "SI")
-	a.ins("MOVQ", "scratch+16(FP)", "DI")
+// vkernelSetup loads the register constants and stores b, C, p and the
+// multiples K·p in the scratch space at DI.
+func (a *asm) vkernelSetup() {
 	a.vsetup()
 	a.vconst(vB, bMont)
 	a.vconst(vC, cVal)
 	a.vconst(vP, pVal)
+	for k := 0; k <= maxK; k++ {
+		a.vconst(vkp(k), radix52Big(new(big.Int).Mul(curveP, big.NewInt(int64(k)))))
+	}
+}
+
+func (a *asm) genComb8(rounds, entries int) {
+
+	fmt.Fprintf(&a.buf, "\n// func comb8AVX512(tabs *[%d]*[%d]point.Affine, digits *recoding, scratch *[%d]uint64)\n", 8*rounds, entries, vSize/8)
+	fmt.Fprintf(&a.buf, "// Requires: AVX512F, AVX512IFMA. See gen/avx512.go. The sum is left in\n")
+	fmt.Fprintf(&a.buf, "// scratch's X1, Y1, Z1: four partial sums, in lanes 0–3.\n")
+	fmt.Fprintf(&a.buf, "TEXT ·comb8AVX512(SB), NOSPLIT, $0-24\n")
+	a.ins("MOVQ", "tabs+0(FP)", "BX")
+	a.ins("MOVQ", "digits+8(FP)", "SI")
+	a.ins("MOVQ", "scratch+16(FP)", "DI")
+	a.vkernelSetup()
 	a.comment("The sum starts at infinity in every lane: (0 : C : 0).")
 	a.vconst(vX1, [5]uint64{})
 	a.vconst(vY1, cVal)
@@ -376,11 +503,10 @@ func (a *asm) genComb8(rounds, entries int) {
 	a.ins("DECQ", "CX")
 	a.ins("JNZ", "round")
 
-	// Tree: lanes l and l^4, then l^2, then l^1.
+	// Tree, first step: lanes l and l^4. (The remaining three additions of
+	// the four sums in lanes 0–3 are cheaper one at a time: addFullADX.)
 	for _, perm := range [][]string{
 		{"VSHUFI64X2", "$0x4e"}, // swap the 256-bit halves
-		{"VSHUFI64X2", "$0xb1"}, // swap 128-bit blocks within each half
-		{"VPSHUFD", "$0x4e"},    // swap the qwords of each 128-bit block
 	} {
 		a.comment("Tree step: add the lanes exchanged by %s %s.", perm[0], perm[1])
 		for c, src := range []vec{vX1, vY1, vZ1} {
@@ -396,13 +522,13 @@ func (a *asm) genComb8(rounds, entries int) {
 			}
 		}
 		a.ins("CALL", "·vaddFull52(SB)")
-		for c, src := range []vec{vX3, vY3, vZ3} {
-			dst := []vec{vX1, vY1, vZ1}[c]
-			for i := 0; i < 5; i++ {
-				a.ins("VMOVDQU64", src.limb(i), "Z0")
-				a.ins("VMOVDQU64", "Z0", dst.limb(i))
-			}
-		}
+	}
+	a.comment("Fully reduce the four partial sums for the caller.")
+	for c, src := range []vec{vX3, vY3, vZ3} {
+		dst := []vec{vX1, vY1, vZ1}[c]
+		a.ins("LEAQ", src.limb(0), "R8")
+		a.ins("LEAQ", dst.limb(0), "R10")
+		a.ins("CALL", "·vcanon52(SB)")
 	}
 	a.ins("VZEROUPPER")
 	a.ins("RET")
@@ -487,7 +613,9 @@ func (a *asm) genComb8(rounds, entries int) {
 		a.vstore(dst, zs(8))
 	}
 	a.comment("y = −y in the lanes whose digit is negative.")
-	a.vsub(vT0, vP, vY2) // p − y (y ≠ 0)
+	// p − y + 0·p: y < p and y ≠ 0, so the result is in [1, p).
+	a.ins("LEAQ", vkp(0).limb(0), "R11")
+	a.vcall("sub", vT0, vP, vY2)
 	a.ins("VMOVDQU64", "64(SI)", "Z0")
 	a.ins("VPTESTMQ", "Z0", "Z0", "K2")
 	a.vmerge(vY2, vT0, "K2")
@@ -497,8 +625,8 @@ func (a *asm) genComb8(rounds, entries int) {
 	fmt.Fprintf(&a.buf, "TEXT ·vaddFull52(SB), NOSPLIT, $0-0\n")
 	a.vaddFull(vX1, vY1, vZ1, vX2, vY2, vZ2, vB, vT0, vT1, vT2, vT3, vT4, vX3, vY3, vZ3)
 	a.ins("RET")
-	for _, op := range []string{"mul", "add", "sub"} {
-		fmt.Fprintf(&a.buf, "\n// func v%s52() (subroutine: (R10) = (R8) %s (R9); constants in Z28–Z31)\n", op, op)
+	for _, op := range []string{"mul", "add", "sub", "fold", "canon"} {
+		fmt.Fprintf(&a.buf, "\n// func v%s52() (subroutine: (R10) = %s of (R8), (R9), (R11); constants in Z28–Z31)\n", op, op)
 		fmt.Fprintf(&a.buf, "TEXT ·v%s52(SB), NOSPLIT, $0-0\n", op)
 		switch op {
 		case "mul":
@@ -506,7 +634,11 @@ func (a *asm) genComb8(rounds, entries int) {
 		case "add":
 			a.vaddBody(vdst, vx, vy)
 		case "sub":
-			a.vsubBody(vdst, vx, vy)
+			a.vsubBody(vdst, vx, vy, vptr("R11"))
+		case "fold":
+			a.vfoldBody(vdst, vx)
+		case "canon":
+			a.vcanonBody(vdst, vx)
 		}
 		a.ins("RET")
 	}
@@ -514,21 +646,36 @@ func (a *asm) genComb8(rounds, entries int) {
 	fmt.Fprintf(&a.buf, "\n// func vecAddFullAVX512(s *[%d]uint64) (benchmarks only: one complete addition on the kernel's slots)\n", vSize/8)
 	fmt.Fprintf(&a.buf, "TEXT ·vecAddFullAVX512(SB), NOSPLIT, $0-8\n")
 	a.ins("MOVQ", "s+0(FP)", "DI")
-	a.vsetup()
+	a.vkernelSetup()
 	a.ins("CALL", "·vaddFull52(SB)")
 	a.ins("VZEROUPPER")
 	a.ins("RET")
 
-	// Test kernels: one field operation on scratch slots 0 and 1 into 2.
-	for _, op := range []string{"Mul", "Add", "Sub"} {
-		fmt.Fprintf(&a.buf, "\n// func vec%sAVX512(s *[%d]uint64) (tests only: slot 2 = slot 0 %s slot 1)\n", op, vSize/8, op)
+	// Test kernels: one field operation on scratch slots 0 and 1 (and 3 for
+	// the K·p of a subtraction) into slot 2.
+	for _, op := range []string{"Mul", "Add", "Sub", "Fold", "Canon"} {
+		fmt.Fprintf(&a.buf, "\n// func vec%sAVX512(s *[%d]uint64) (tests only: slot 2 = %s of slots 0, 1, 3)\n", op, vSize/8, op)
 		fmt.Fprintf(&a.buf, "TEXT ·vec%sAVX512(SB), NOSPLIT, $0-8\n", op)
 		a.ins("MOVQ", "s+0(FP)", "DI")
 		a.vsetup()
+		a.ins("LEAQ", "960(DI)", "R11")
 		a.vcall(strings.ToLower(op), vec(640), vec(0), vec(320))
 		a.ins("VZEROUPPER")
 		a.ins("RET")
 	}
+}
+
+// radix52Big returns the radix-2^52 limbs of v < 2^260.
+func radix52Big(v *big.Int) [5]uint64 {
+	if v.BitLen() > 260 {
+		panic("radix52Big: value too large")
+	}
+	var l [5]uint64
+	m := new(big.Int).SetUint64(mask52)
+	for i := range l {
+		l[i] = new(big.Int).And(new(big.Int).Rsh(v, uint(52*i)), m).Uint64()
+	}
+	return l
 }
 
 func pow2(k uint) *big.Int { return new(big.Int).Lsh(big.NewInt(1), k) }
@@ -540,6 +687,9 @@ func mulMod(a, b *big.Int) *big.Int {
 
 // limbsOf returns the little-endian 64-bit limbs of v < 2^256.
 func limbsOf(v *big.Int) [4]uint64 {
+	if v.BitLen() > 256 {
+		panic("limbsOf: value too large")
+	}
 	var l [4]uint64
 	for i := range l {
 		l[i] = new(big.Int).Rsh(v, uint(64*i)).Uint64()
