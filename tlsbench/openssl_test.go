@@ -16,7 +16,7 @@ func TestOpenSSLColumn(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("s_server CPU time is read from /proc")
 	}
-	o := parseOpts(t, "-openssl", "-transport", "tcp", "-duration", "200ms", "-rounds", "1", "-json")
+	o := parseOpts(t, "-openssl", "-transport", "tcp", "-duration", "100ms", "-rounds", "1", "-json")
 	code, stdout, stderr := runBench(t, o)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stderr, stdout)
