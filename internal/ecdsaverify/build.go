@@ -13,8 +13,15 @@ func BuildRuns(out []point.Affine, q *point.Affine, w uint) {
 	if len(out) != Runs*per {
 		panic("ecdsaverify: bad table size")
 	}
-	jac := make([]point.Jacobian, len(out))
-	scratch := make([]field.Element, len(out))
+	// The shipped table (128 points) is built on the stack; other sizes
+	// (benchmarks of other widths) allocate.
+	var jacBuf [128]point.Jacobian
+	var scratchBuf [128]field.Element
+	jac, scratch := jacBuf[:], scratchBuf[:]
+	if len(out) > len(jacBuf) {
+		jac, scratch = make([]point.Jacobian, len(out)), make([]field.Element, len(out))
+	}
+	jac, scratch = jac[:len(out)], scratch[:len(out)]
 	var base point.Jacobian
 	var two cached
 	base.SetAffine(q)
