@@ -167,6 +167,7 @@ func main() {
 	for _, r := range rules {
 		if r.used == 0 {
 			fmt.Printf("note: allow-list entry not used in this build: %s | %s\n", r.file, r.text)
+			os.Stdout.Sync()
 		}
 	}
 	if unexplained > 0 {

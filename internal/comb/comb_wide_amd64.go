@@ -3,6 +3,8 @@
 package comb
 
 import (
+	"sync"
+
 	"golang.org/x/sys/cpu"
 
 	"github.com/p256tls/p256tls/internal/field"
@@ -56,16 +58,25 @@ func vecCanonAVX512(s *[scratch8Words]uint64)
 // the operating system's support for the ZMM state, which cpu checks).
 var useWide = cpu.X86.HasAVX512F && cpu.X86.HasAVX512IFMA
 
-// wideState is the stack scratch of scalarBaseMultWide.
+// wideState is the scratch space of scalarBaseMultWide. It is pooled (not
+// on the stack) so that its 10 KiB are not zeroed on every call: the kernel
+// writes every slot before reading it.
 type wideState struct {
 	digits  recoding
 	scratch [scratch8Words]uint64
 	part    [4]point.Projective
 }
 
+// secretWords is the part of the scratch space that holds values derived
+// from the scalar (the sums, the selected entries and the temporaries);
+// the rest holds public constants.
+const secretWords = 14 * 40
+
+var widePool = sync.Pool{New: func() any { return new(wideState) }}
+
 // scalarBaseMultWide computes k·G eight positions at a time.
 func scalarBaseMultWide(out *point.Projective, k *[4]uint64) {
-	var st wideState
+	st := widePool.Get().(*wideState)
 	kk := doubled(k)
 	recode(&st.digits, &kk)
 	comb8AVX512(&tabs8, &st.digits, &st.scratch)
@@ -78,7 +89,8 @@ func scalarBaseMultWide(out *point.Projective, k *[4]uint64) {
 	addFullADX(&st.part[0], &st.part[0], &st.part[1])
 	addFullADX(&st.part[2], &st.part[2], &st.part[3])
 	addFullADX(out, &st.part[0], &st.part[2])
-	wipe(&st)
+	wipe(st)
+	widePool.Put(st)
 }
 
 // lane packs the five radix-2^52 limbs of lane ln of vector slot s into
@@ -96,8 +108,10 @@ func lane(sc *[scratch8Words]uint64, s, ln int) field.Element {
 	}
 }
 
-// wipe erases the digits and intermediate sums. It is not inlined, so the
-// stores are not removed as dead.
-//
-//go:noinline
-func wipe(st *wideState) { *st = wideState{} }
+// wipe erases the digits, the intermediate sums and everything else
+// derived from the scalar.
+func wipe(st *wideState) {
+	st.digits = recoding{}
+	clear(st.scratch[:secretWords])
+	st.part = [4]point.Projective{}
+}
