@@ -183,8 +183,11 @@ func differential(t testing.TB, count int, seed uint64) {
 			digest[r.IntN(len(digest))] ^= byte(1 << r.IntN(8))
 			agree(t, &k.priv.PublicKey, k.tab, digest, sig, ecdsa.VerifyASN1(&k.priv.PublicKey, digest, sig))
 		case 4:
+			// Another key: refused, except for the same key and for keys ±d
+			// with a digest that is 0 mod n (u1 = 0, and x(u2·Q) = x(−u2·Q)),
+			// so crypto/ecdsa's answer is the reference.
 			o := ks[r.IntN(len(ks))]
-			agree(t, &o.priv.PublicKey, o.tab, digest, sig, o.priv.Equal(k.priv))
+			agree(t, &o.priv.PublicKey, o.tab, digest, sig, ecdsa.VerifyASN1(&o.priv.PublicKey, digest, sig))
 		case 5:
 			rr := new(big.Int).Rand(mr(r), nBig)
 			ss := new(big.Int).Rand(mr(r), nBig)
@@ -601,4 +604,24 @@ func FuzzVerifyASN1(f *testing.F) {
 			t.Fatalf("ordinary %v, crypto/ecdsa %v", got, std)
 		}
 	})
+}
+
+// TestOppositeKeys: with a digest that is 0 mod n, u1 = 0 and u2·Q and
+// u2·(−Q) share their x-coordinate, so a signature by d is also valid for
+// n − d; with any other digest it is not.
+func TestOppositeKeys(t *testing.T) {
+	d, _ := new(big.Int).SetString("c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721", 16)
+	k := ecdsatest.PrivateKey(d)
+	o := ecdsatest.PrivateKey(new(big.Int).Sub(nBig, d))
+	otab := mustTable(t, &o.PublicKey)
+	for _, digest := range [][]byte{make([]byte, 32), nil, nBig.Bytes()} {
+		sig, err := ecdsa.SignASN1(rand.Reader, k, digest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agree(t, &o.PublicKey, otab, digest, sig, true)
+	}
+	digest := sha256.Sum256([]byte("opposite"))
+	sig, _ := ecdsa.SignASN1(rand.Reader, k, digest[:])
+	agree(t, &o.PublicKey, otab, digest[:], sig, false)
 }
