@@ -70,7 +70,7 @@ func SplitSum(acc *point.Jacobian, u1, u2 *[4]uint64, tab []point.Affine, w uint
 	acc.SetInfinity()
 	for t := RunLen - 1; t >= 0; t-- {
 		if acc.Z.IsZero() == 0 {
-			double(acc)
+			doubleFast(acc)
 		}
 		for j := 0; j < Runs; j++ {
 			if d := gd[RunLen*j+t]; d != 0 {
@@ -122,7 +122,7 @@ func JointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) {
 	acc.SetInfinity()
 	for t := top; t >= 0; t-- {
 		if acc.Z.IsZero() == 0 {
-			double(acc)
+			doubleFast(acc)
 		}
 		if d := qd[t]; d != 0 {
 			addCached(acc, &qm[abs(d)>>1], d < 0)

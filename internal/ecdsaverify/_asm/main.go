@@ -1,0 +1,432 @@
+// Command _asm generates doubleADX, the fused amd64 Jacobian doubling of
+// package ecdsaverify, with avo. Run it through go generate in the parent
+// directory, which does
+//
+//	go run -C _asm . -out ../double_amd64.s -stubs ../double_amd64_stubs.go -pkg ecdsaverify
+//
+// doubleADX computes exactly what double in jacobian.go computes, the
+// dbl-2001-b doubling scaled by 1/2, with every field operation inlined: the
+// Montgomery products and squares (MULX with ADCX/ADOX, the reduction of
+// internal/field/_asm), the modular additions, subtractions and the halving.
+// Every intermediate value is fully reduced, below p, as the field package's
+// are, so the result is the same limbs as double's. Values live in registers
+// and in five 32-byte stack slots; there are no calls and no branches.
+//
+// # Reduction
+//
+// With m the low limb of the value being reduced, p ≡ -1 (mod 2^64) makes m
+// the Montgomery quotient digit, and (u + m·p)/2^64 = (u >> 64) + A(m) with
+// A(m) = m·2^32 + m·p3·2^128, whose limbs (m<<32, m>>32, lo(m·p3), hi(m·p3))
+// come from shifts and one subtraction with borrow, m·p3 = (m:m) - (m>>32 :
+// m<<32).
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Limbs 1 and 3 of p = 2^256 - 2^224 + 2^192 + 2^96 - 1; limb 0 is 2^64-1
+// and limb 2 is 0.
+const (
+	p1 = 0x00000000ffffffff
+	p3 = 0xffffffff00000001
+)
+
+func main() {
+	ConstraintExpr("amd64")
+	ConstraintExpr("!purego")
+	genDouble()
+	Generate()
+}
+
+// fe is a field element in memory: four limbs, least significant first.
+type fe [4]Mem
+
+// at returns the element at byte offset disp from m.
+func at(m Mem, disp int) fe {
+	var e fe
+	for i := range e {
+		e[i] = m.Offset(disp + 8*i)
+	}
+	return e
+}
+
+// pool is a free list of physical registers, handed out in a fixed order so
+// that the output does not change from run to run. DX is not in it: MULX
+// reads it, and the code below uses it as a named scratch register.
+type pool struct{ free []GPPhysical }
+
+func newPool(rs ...GPPhysical) *pool { return &pool{free: rs} }
+
+func (p *pool) get() GPPhysical {
+	if len(p.free) == 0 {
+		panic("out of registers")
+	}
+	r := p.free[0]
+	p.free = p.free[1:]
+	return r
+}
+
+func (p *pool) get4() [4]GPPhysical {
+	return [4]GPPhysical{p.get(), p.get(), p.get(), p.get()}
+}
+
+func (p *pool) put(rs ...GPPhysical) { p.free = append(p.free, rs...) }
+
+func (p *pool) put4(r [4]GPPhysical) { p.put(r[:]...) }
+
+// load returns the element x in four new registers.
+func load(x fe, regs *pool) [4]GPPhysical {
+	r := regs.get4()
+	for i := range r {
+		MOVQ(x[i], r[i])
+	}
+	return r
+}
+
+// storeFE writes v to x.
+func storeFE(v [4]GPPhysical, x fe) {
+	for i := range v {
+		MOVQ(v[i], x[i])
+	}
+}
+
+// addend computes the limbs of A(m) = m·2^32 + m·p3·2^128 without a
+// multiplication. It returns (m<<32, m>>32, lo(m·p3), hi(m·p3)); the third
+// is m itself, overwritten.
+func addend(m GPPhysical, regs *pool) (lo, hi, pl, ph GPPhysical) {
+	lo, hi, ph = regs.get(), regs.get(), regs.get()
+	MOVQ(m, lo)
+	SHLQ(U8(32), lo)
+	MOVQ(m, hi)
+	SHRQ(U8(32), hi)
+	MOVQ(m, ph)
+	SUBQ(lo, m) // m·p3 = (m:m) - (hi:lo)
+	SBBQ(hi, ph)
+	return lo, hi, m, ph
+}
+
+// subP sets s = v - p limb by limb from copies of v and leaves the borrow
+// in CF. pr is a scratch register for the constant limbs.
+func subP(s, v [4]GPPhysical, pr GPPhysical) {
+	for i := range s {
+		MOVQ(v[i], s[i])
+	}
+	SUBQ(I32(-1), s[0])
+	MOVL(U32(p1), pr.As32())
+	SBBQ(pr, s[1])
+	SBBQ(Imm(0), s[2])
+	MOVQ(U64(p3), pr)
+	SBBQ(pr, s[3])
+}
+
+// ---------------------------------------------------------------------------
+// Montgomery multiplication: rows of x·y[i] interleaved with reduction
+// rounds over a sliding window a[k..k+5] of accumulator limbs.
+
+func mulRow(a []GPPhysical, x, y fe, r int, regs *pool) {
+	Commentf("Row %d: a[%d..%d] += x·y[%d]; low halves on CF, high halves on OF.", r, r, r+4, r)
+	lo, hi, zr := regs.get(), regs.get(), regs.get()
+	a[r+4] = regs.get()
+	MOVQ(y[r], RDX)
+	XORL(zr.As32(), zr.As32())
+	for j := 0; j < 3; j++ {
+		MULXQ(x[j], lo, hi)
+		ADCXQ(lo, a[r+j])
+		ADOXQ(hi, a[r+j+1])
+	}
+	MULXQ(x[3], lo, a[r+4])
+	ADCXQ(lo, a[r+3])
+	ADOXQ(zr, a[r+4])
+	ADCXQ(zr, a[r+4])
+	regs.put(lo, hi, zr)
+}
+
+func mulRound(a []GPPhysical, k int, regs *pool, last bool) {
+	Commentf("Round %d: m = a[%d]; a[%d..%d] += m·2^32 + m·p3·2^128.", k, k, k+1, k+4)
+	lo, hi, pl, ph := addend(a[k], regs)
+	ADDQ(lo, a[k+1])
+	ADCQ(hi, a[k+2])
+	ADCQ(pl, a[k+3])
+	ADCQ(ph, a[k+4])
+	if !last {
+		ADCQ(Imm(0), a[k+5])
+	}
+	regs.put(lo, hi, pl, ph)
+}
+
+// mul returns x·y·2^-256 mod p, below p, in four new registers.
+func mul(x, y fe, regs *pool) [4]GPPhysical {
+	a := make([]GPPhysical, 9)
+	for i := 0; i < 5; i++ {
+		a[i] = regs.get()
+	}
+	lo := regs.get()
+	Comment("Row 0: a[0..4] = x·y[0].")
+	MOVQ(y[0], RDX)
+	MULXQ(x[0], a[0], a[1])
+	MULXQ(x[1], lo, a[2])
+	ADDQ(lo, a[1])
+	MULXQ(x[2], lo, a[3])
+	ADCQ(lo, a[2])
+	MULXQ(x[3], lo, a[4])
+	ADCQ(lo, a[3])
+	ADCQ(Imm(0), a[4])
+	regs.put(lo)
+
+	mulRow(a, x, y, 1, regs)
+	mulRound(a, 0, regs, false)
+	mulRow(a, x, y, 2, regs)
+	mulRound(a, 1, regs, false)
+	mulRow(a, x, y, 3, regs)
+	mulRound(a, 2, regs, false)
+	mulRound(a, 3, regs, true)
+
+	Comment("r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.")
+	c := regs.get()
+	SBBQ(c, c) // c = -carry
+	r := [4]GPPhysical{a[4], a[5], a[6], a[7]}
+	s := regs.get4()
+	subP(s, r, RDX)
+	SBBQ(Imm(0), c) // borrows iff the carry was 0 and r - p borrowed
+	for i := range s {
+		CMOVQCS(r[i], s[i])
+	}
+	regs.put4(r)
+	regs.put(c)
+	return s
+}
+
+// ---------------------------------------------------------------------------
+// Squaring: the whole product, then four reduction rounds of its low half
+// and one final addition of the high half.
+
+// square returns x·x·2^-256 mod p, below p, in four new registers. It needs
+// the twelve registers of the pool free.
+func square(x fe, regs *pool) [4]GPPhysical {
+	var t [8]GPPhysical
+	for i := range t {
+		t[i] = regs.get()
+	}
+	lo, h0, b0, b1 := regs.get(), regs.get(), regs.get(), regs.get()
+
+	Comment("Square: x[0]² first.")
+	MOVQ(x[0], RDX)
+	MULXQ(RDX, t[0], h0)
+	Comment("x[0]·x[1..3] into t[1..4],")
+	MULXQ(x[1], t[1], t[2])
+	MULXQ(x[2], lo, t[3])
+	ADDQ(lo, t[2])
+	MULXQ(x[3], lo, t[4])
+	ADCQ(lo, t[3])
+	ADCQ(Imm(0), t[4])
+	Comment("x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),")
+	MOVQ(x[1], RDX)
+	MULXQ(x[2], b0, b1)
+	MULXQ(x[3], lo, t[5])
+	ADDQ(lo, b1)
+	MOVQ(x[2], RDX)
+	MULXQ(x[3], lo, t[6])
+	ADCQ(lo, t[5])
+	ADCQ(Imm(0), t[6])
+	Comment("and their sum in t[1..6].")
+	ADDQ(b0, t[3])
+	ADCQ(b1, t[4])
+	ADCQ(Imm(0), t[5])
+	ADCQ(Imm(0), t[6])
+	Comment("Double them on CF and add the squares x[i]² on OF.")
+	zr, hi := b0, b1
+	XORL(zr.As32(), zr.As32())
+	ADCXQ(t[1], t[1])
+	ADOXQ(h0, t[1])
+	for i := 1; i < 4; i++ {
+		MOVQ(x[i], RDX)
+		if i < 3 {
+			MULXQ(RDX, lo, hi)
+		} else {
+			MULXQ(RDX, lo, t[7])
+		}
+		ADCXQ(t[2*i], t[2*i])
+		ADOXQ(lo, t[2*i])
+		if i < 3 {
+			ADCXQ(t[2*i+1], t[2*i+1])
+			ADOXQ(hi, t[2*i+1])
+		}
+	}
+	ADCXQ(zr, t[7])
+	ADOXQ(zr, t[7])
+	regs.put(lo, h0, b0, b1)
+
+	u := [4]GPPhysical{t[0], t[1], t[2], t[3]}
+	for k := 0; k < 4; k++ {
+		Commentf("Reduction round %d: u = u/2^64 + A(u[0]).", k)
+		lo, hi, pl, ph := addend(u[0], regs)
+		ADDQ(lo, u[1])
+		ADCQ(hi, u[2])
+		ADCQ(pl, u[3])
+		ADCQ(Imm(0), ph)
+		regs.put(lo, hi, pl)
+		u = [4]GPPhysical{u[1], u[2], u[3], ph}
+	}
+
+	Comment("d = t[4..7] - p; r = u + t[4..7] on CF, s = u + d on OF; OF iff r ≥ p.")
+	h := [4]GPPhysical{t[4], t[5], t[6], t[7]}
+	d := regs.get4()
+	subP(d, h, RDX)
+	XORL(EDX, EDX)
+	for i := range d {
+		ADOXQ(u[i], d[i])
+		ADCXQ(h[i], u[i])
+	}
+	for i := range d {
+		CMOVQOC(u[i], d[i])
+	}
+	regs.put4(u)
+	regs.put4(h)
+	return d
+}
+
+// ---------------------------------------------------------------------------
+// Additions. Operands are below p and so are the results.
+
+// add returns a + b mod p in four new registers and frees a. b may be a
+// itself (a doubling) or memory.
+func add(a [4]GPPhysical, b [4]Op, regs *pool) [4]GPPhysical {
+	c := regs.get()
+	XORL(c.As32(), c.As32())
+	ADDQ(b[0], a[0])
+	for i := 1; i < 4; i++ {
+		ADCQ(b[i], a[i])
+	}
+	ADCQ(Imm(0), c)
+	s := regs.get4()
+	subP(s, a, RDX)
+	SBBQ(Imm(0), c) // borrows iff a + b < p
+	for i := range s {
+		CMOVQCS(a[i], s[i])
+	}
+	regs.put4(a)
+	regs.put(c)
+	return s
+}
+
+// sub sets a = a - b mod p.
+func sub(a [4]GPPhysical, b [4]Op, regs *pool) {
+	m, t := regs.get(), regs.get()
+	SUBQ(b[0], a[0])
+	for i := 1; i < 4; i++ {
+		SBBQ(b[i], a[i])
+	}
+	SBBQ(m, m) // m = -borrow: add p back
+	MOVL(U32(p1), t.As32())
+	ANDQ(m, t)
+	MOVQ(U64(p3), RDX)
+	ANDQ(m, RDX)
+	ADDQ(m, a[0])
+	ADCQ(t, a[1])
+	ADCQ(Imm(0), a[2])
+	ADCQ(RDX, a[3])
+	regs.put(m, t)
+}
+
+// half sets a = a/2 mod p: (a + p)/2 if a is odd, else a/2.
+func half(a [4]GPPhysical, regs *pool) {
+	m, t, c := regs.get(), regs.get(), regs.get()
+	MOVQ(a[0], m)
+	ANDQ(Imm(1), m)
+	NEGQ(m)
+	MOVL(U32(p1), t.As32())
+	ANDQ(m, t)
+	MOVQ(U64(p3), RDX)
+	ANDQ(m, RDX)
+	MOVL(U32(0), c.As32())
+	ADDQ(m, a[0])
+	ADCQ(t, a[1])
+	ADCQ(Imm(0), a[2])
+	ADCQ(RDX, a[3])
+	ADCQ(Imm(0), c)
+	SHRQ(U8(1), a[1], a[0])
+	SHRQ(U8(1), a[2], a[1])
+	SHRQ(U8(1), a[3], a[2])
+	SHRQ(U8(1), c, a[3])
+	regs.put(m, t, c)
+}
+
+func ops(r [4]GPPhysical) [4]Op { return [4]Op{r[0], r[1], r[2], r[3]} }
+
+func mops(m fe) [4]Op { return [4]Op{m[0], m[1], m[2], m[3]} }
+
+// ---------------------------------------------------------------------------
+
+func genDouble() {
+	TEXT("doubleADX", NOSPLIT, "func(p *[12]uint64)")
+	Doc(
+		"doubleADX sets p = 2p in place, p a Jacobian point (X, Y, Z), with the",
+		"formula of double: α = 3(X - Z²)(X + Z²)/2, β = X·Y², X' = α² - 2β,",
+		"Y' = α(β - X') - Y⁴, Z' = Y·Z. It requires BMI2 and ADX.",
+	)
+	Pragma("noescape")
+	pp := RDI
+	Load(Param("p"), pp)
+	X, Y, Z := at(Mem{Base: pp}, 0), at(Mem{Base: pp}, 32), at(Mem{Base: pp}, 64)
+	frame := AllocLocal(5 * 32)
+	A, T, alpha, gamma, beta := at(frame, 0), at(frame, 32), at(frame, 64), at(frame, 96), at(frame, 128)
+	regs := newPool(RAX, RBX, RCX, RSI, R8, R9, R10, R11, R12, R13, R14, R15)
+
+	Comment("δ = Z²")
+	d := square(Z, regs)
+	Comment("T = X - δ, A = X + δ")
+	s := load(X, regs)
+	sub(s, ops(d), regs)
+	storeFE(s, T)
+	regs.put4(s)
+	s = add(d, mops(X), regs)
+	storeFE(s, A)
+	regs.put4(s)
+
+	Comment("α = A·T, then 3α/2")
+	s = mul(A, T, regs)
+	storeFE(s, alpha)
+	s = add(s, ops(s), regs)
+	s = add(s, mops(alpha), regs)
+	half(s, regs)
+	storeFE(s, alpha)
+	regs.put4(s)
+
+	Comment("γ = Y², β = X·γ")
+	s = square(Y, regs)
+	storeFE(s, gamma)
+	regs.put4(s)
+	s = mul(X, gamma, regs)
+	storeFE(s, beta)
+	regs.put4(s)
+
+	Comment("Z' = Y·Z")
+	s = mul(Z, Y, regs)
+	storeFE(s, Z)
+	regs.put4(s)
+
+	Comment("X' = α² - 2β")
+	x := square(alpha, regs)
+	sub(x, mops(beta), regs)
+	sub(x, mops(beta), regs)
+	storeFE(x, X)
+	Comment("T = β - X'")
+	s = load(beta, regs)
+	sub(s, ops(x), regs)
+	storeFE(s, T)
+	regs.put4(s)
+	regs.put4(x)
+
+	Comment("γ = γ², Y' = α·T - γ")
+	s = square(gamma, regs)
+	storeFE(s, gamma)
+	regs.put4(s)
+	s = mul(alpha, T, regs)
+	sub(s, mops(gamma), regs)
+	storeFE(s, Y)
+	regs.put4(s)
+	RET()
+}

@@ -1,0 +1,15 @@
+//go:build !amd64 || purego
+
+package ecdsaverify
+
+import "github.com/p256tls/p256tls/internal/point"
+
+// useDoubleADX is false: there is no fused doubling kernel here.
+const useDoubleADX = false
+
+// doubleFast is double.
+func doubleFast(p *point.Jacobian) { double(p) }
+
+// doubleADX is never called (useDoubleADX is false); it exists so that the
+// tests build everywhere.
+func doubleADX(*[12]uint64) { panic("ecdsaverify: doubleADX without the amd64 kernel") }
