@@ -9,7 +9,3 @@ const useDoubleADX = false
 
 // doubleFast is double.
 func doubleFast(p *point.Jacobian) { double(p) }
-
-// doubleADX is never called (useDoubleADX is false); it exists so that the
-// tests build everywhere.
-func doubleADX(*[12]uint64) { panic("ecdsaverify: doubleADX without the amd64 kernel") }
