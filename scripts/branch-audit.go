@@ -35,7 +35,7 @@ import (
 // expression over symbol names. Functions that only handle public data
 // (verification, encoding of the released signature, parsing) are left out.
 var secret = `^github\.com/p256tls/p256tls/(` + strings.Join([]string{
-	`internal/comb\.(ScalarBaseMult|scalarBaseMultSerial|scalarBaseMultWide|doubled|lane|wipe|clearRecoding|addMixed|addend|digit|booth|window|recode|\(\*recoding\)\.at|lookup|lookupGeneric|step|stepGeneric)`,
+	`internal/comb\.(ScalarBaseMult|scalarBaseMultSerial|scalarBaseMultWide|selectNegZT|doubled|lane|wipe|clearRecoding|addMixed|addend|digit|booth|window|recode|\(\*recoding\)\.at|lookup|lookupGeneric|step|stepGeneric)`,
 	`internal/comb\.(addMixedADX|addFullADX|combStepADX|lookupAVX2|comb8AVX512|vaddFull52|vlookup52|vmul52|vadd52|vsub52|vfold52|vcanon52)\.abi0`,
 	`sign\.\(\*Signer\)\.sign`,
 	`sign\.\(\*state\)\.(core|wipe)`,

@@ -80,21 +80,15 @@ func scalarBaseMultSerial(out *point.Projective, k *[4]uint64) {
 	var d recoding
 	recode(&d, &kk)
 
-	var acc, sum point.Projective
-	var e point.Affine
-
-	// Position 0 starts the sum: the selected point, or infinity for a zero
-	// digit (selected by mask as everywhere else).
-	zero := addend(&e, &d, 0)
-	sum.SetAffine(&e)
-	acc.SetInfinity()
-	acc.Select(&acc, &sum, zero)
-
-	for i := uint(1); i < positions; i++ {
+	// The sum starts from the offset point T, not from infinity (see
+	// table.go), and every position is a complete addition.
+	var acc point.Projective
+	acc.SetAffine(&offsetT)
+	for i := uint(0); i < positions; i++ {
 		idx, neg, zero := d.at(i)
 		step(&acc, &table[i], idx, neg, zero)
 	}
-	*out = acc
+	addMixed(out, &acc, &negOffsetT)
 	clearRecoding(&d)
 }
 
@@ -126,16 +120,6 @@ func (d *recoding) at(i uint) (idx, neg, zero int) {
 //
 //go:noinline
 func clearRecoding(d *recoding) { *d = recoding{} }
-
-// addend sets e to the point that position i adds: d_i·2^(w·i)·G, or the
-// real point 2^(w·i)·G when d_i = 0. It returns 1 if d_i = 0 (the sum is
-// then kept) and 0 otherwise.
-func addend(e *point.Affine, d *recoding, i uint) (zero int) {
-	idx, neg, zero := d.at(i)
-	lookup(e, &table[i%positions], idx)
-	e.CondNeg(neg)
-	return zero
-}
 
 // stepGeneric is one comb position in Go: acc = acc if keep = 1, and
 // acc + (−1)^neg·tab[idx−1] otherwise.

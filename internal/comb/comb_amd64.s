@@ -7259,50 +7259,52 @@ TEXT ·comb8AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 8256(DI)
 
-	// The sum starts at infinity in every lane: (0 : C : 0).
-	MOVQ $0x0, AX
+	// The offset point T (see table.go) in the vector domain:
+
+	// (x_T·2^260, y_T·2^260, 2^260) mod p.
+	MOVQ $0x41dba75286ff, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 0(DI)
-	MOVQ $0x0, AX
+	MOVQ $0x14e912f8d30f9, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 64(DI)
-	MOVQ $0x0, AX
+	MOVQ $0xa3e669e34ff63, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 128(DI)
-	MOVQ $0x0, AX
+	MOVQ $0xbdc206a937357, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 192(DI)
-	MOVQ $0x0, AX
+	MOVQ $0xc9daa6ae531a, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 256(DI)
-	MOVQ $0x1, AX
+	MOVQ $0xfffeb736ddc3a, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 320(DI)
-	MOVQ $0xff00000000000, AX
+	MOVQ $0x4a6d575fd1525, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 384(DI)
-	MOVQ $0xfffffffffffff, AX
+	MOVQ $0xd7d6806d6374a, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 448(DI)
-	MOVQ $0xfffefffffffff, AX
+	MOVQ $0xec06de2155811, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 512(DI)
-	MOVQ $0xffff, AX
+	MOVQ $0x170cfec0aa85, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 576(DI)
-	MOVQ $0x0, AX
+	MOVQ $0x10, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 640(DI)
-	MOVQ $0x0, AX
+	MOVQ $0xf000000000000, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 704(DI)
-	MOVQ $0x0, AX
+	MOVQ $0xfffffffffffff, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 768(DI)
-	MOVQ $0x0, AX
+	MOVQ $0xffeffffffffff, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 832(DI)
-	MOVQ $0x0, AX
+	MOVQ $0xfffff, AX
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 896(DI)
 	MOVQ $0x1, AX
@@ -7321,9 +7323,11 @@ TEXT ·comb8AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTQ AX, Z0
 	VMOVDQU64 Z0, 1856(DI)
 
-	// Round 0 needs no addition: the sum is the selected point where the digit
+	// Round 0 needs no addition: a lane whose digit is not zero starts from the
 
-	// is not zero, and stays infinity where it is.
+	// selected entry; a lane whose digit is zero keeps T (the caller removes
+
+	// z·T for the z such lanes).
 	CALL ·vlookup52(SB)
 	VMOVDQU64 128(SI), Z0
 	VPTESTNMQ Z0, Z0, K3

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ecdh"
 	"crypto/rand"
+	"crypto/sha256"
 	"fmt"
 	"math/big"
 	"os"
@@ -182,6 +183,16 @@ func TestLookup(t *testing.T) {
 // TestZeroDigitAddend checks that a zero digit's addend is a real point of
 // the curve (the dummy addition never sees zero operands) and that the
 // caller is told to keep its sum.
+// addend sets e to the point that position i adds: d_i·2^(w·i)·G, or the
+// real point 2^(w·i)·G when d_i = 0, exactly as the kernels read it, and
+// returns 1 if d_i = 0 (the sum is then kept) and 0 otherwise.
+func addend(e *point.Affine, d *recoding, i uint) (zero int) {
+	idx, neg, zero := d.at(i)
+	lookup(e, &table[i%positions], idx)
+	e.CondNeg(neg)
+	return zero
+}
+
 func TestZeroDigitAddend(t *testing.T) {
 	var kk [8]uint64 // k = 0: every digit is zero
 	var d recoding
@@ -197,6 +208,47 @@ func TestZeroDigitAddend(t *testing.T) {
 		// The eight-lane kernel reads the same index.
 		if idx, _, zero := d.at(i); idx != 1 || zero != 1 {
 			t.Fatalf("position %d: recoding of a zero digit is (%d, %d)", i, idx, zero)
+		}
+	}
+}
+
+// TestOffsetIndependent recomputes the offset point T = t·G and the
+// corrections −T and −8T with crypto/ecdh.
+func TestOffsetIndependent(t *testing.T) {
+	h := sha256.Sum256([]byte("p256tls comb offset"))
+	ts := new(big.Int).SetBytes(h[:])
+	ts.Mod(ts, bigN)
+	enc := func(a point.Affine) []byte {
+		x, y := fromMont(a.X), fromMont(a.Y)
+		b := make([]byte, 65)
+		b[0] = 4
+		x.FillBytes(b[1:33])
+		y.FillBytes(b[33:])
+		return b
+	}
+	neg := func(k *big.Int) *big.Int { return new(big.Int).Sub(bigN, new(big.Int).Mod(k, bigN)) }
+	for _, c := range []struct {
+		name string
+		got  point.Affine
+		k    *big.Int
+	}{
+		{"T", offsetT, ts},
+		{"−T", negOffsetT, neg(ts)},
+	} {
+		if !bytes.Equal(enc(c.got), ecdhBase(t, c.k)) {
+			t.Errorf("%s is wrong", c.name)
+		}
+	}
+	for z, p := range negOffsetZT {
+		a, ok := p.Affine()
+		if z == 0 {
+			if ok != 0 {
+				t.Error("−0·T is not infinity")
+			}
+			continue
+		}
+		if ok != 1 || p.Z != negOffsetZT[1].Z || !bytes.Equal(enc(a), ecdhBase(t, neg(new(big.Int).Mul(ts, big.NewInt(int64(z)))))) {
+			t.Errorf("−%d·T is wrong", z)
 		}
 	}
 }

@@ -88,7 +88,14 @@ func scalarBaseMultWide(out *point.Projective, k *[4]uint64) {
 	}
 	addFullADX(&st.part[0], &st.part[0], &st.part[1])
 	addFullADX(&st.part[2], &st.part[2], &st.part[3])
-	addFullADX(out, &st.part[0], &st.part[2])
+	addFullADX(&st.part[0], &st.part[0], &st.part[2])
+	// Remove the z offsets, z = the number of zero digits in round 0.
+	var z uint64
+	for _, f := range st.digits[0][2] {
+		z += f
+	}
+	selectNegZT(&st.part[1], z)
+	addFullADX(out, &st.part[0], &st.part[1])
 	wipe(st)
 	widePool.Put(st)
 }
@@ -114,4 +121,23 @@ func wipe(st *wideState) {
 	st.digits = recoding{}
 	clear(st.scratch[:secretWords])
 	st.part = [4]point.Projective{}
+}
+
+// selectNegZT sets p = negOffsetZT[z], reading all nine entries and keeping
+// the one wanted by mask (z depends on the scalar).
+func selectNegZT(p *point.Projective, z uint64) {
+	var acc [12]uint64
+	for j := range negOffsetZT {
+		d := uint64(j) ^ z
+		m := ((d | -d) >> 63) - 1
+		e := &negOffsetZT[j]
+		for i := 0; i < 4; i++ {
+			acc[i] |= e.X[i] & m
+			acc[4+i] |= e.Y[i] & m
+			acc[8+i] |= e.Z[i] & m
+		}
+	}
+	p.X = field.Element(acc[0:4])
+	p.Y = field.Element(acc[4:8])
+	p.Z = field.Element(acc[8:12])
 }

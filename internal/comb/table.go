@@ -1525,6 +1525,32 @@ var table = [positions][entries]point.Affine{
 	},
 }
 
+// The sums start from the offset point T = t·G, t = SHA-256("p256tls comb offset") mod n =
+// 0x6957ef5b236f51d8cc10de90b3ad33235d4a079d7cabd8524559a24bfcebf988,
+// instead of the point at infinity, so that no sum is ever (0 : y : 0), with its runs of zero
+// limbs, whatever the scalar; the offset is removed at the end.
+
+// offsetT is T.
+var offsetT = point.Affine{X: field.Element{0x30f9041dba75286f, 0xe34ff6323e912f8d, 0x106a937357a3e669, 0xfc9daa69f531abdd}, Y: field.Element{0x1525fffeb736ddc3, 0x6d6374a546d575fd, 0x0de2155811d7d680, 0xa170cfeb6aa85ec1}}
+
+// negOffsetT is −T, the correction of the serial kernel.
+var negOffsetT = point.Affine{X: field.Element{0x30f9041dba75286f, 0xe34ff6323e912f8d, 0x106a937357a3e669, 0xfc9daa69f531abdd}, Y: field.Element{0xeada000148c9223c, 0x929c8b5bb92a8a02, 0xf21deaa7ee28297f, 0x5e8f30139557a13f}}
+
+// negOffsetZT[z] is −z·T in projective coordinates (infinity for z = 0): the eight-lane
+// kernel starts a lane from T exactly when its first digit is zero, and removes the z
+// offsets of its z such lanes at the end.
+var negOffsetZT = [9]point.Projective{
+	{X: field.Element{}, Y: field.Element{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe}, Z: field.Element{}},
+	{X: field.Element{0x30f9041dba75286f, 0xe34ff6323e912f8d, 0x106a937357a3e669, 0xfc9daa69f531abdd}, Y: field.Element{0xeada000148c9223c, 0x929c8b5bb92a8a02, 0xf21deaa7ee28297f, 0x5e8f30139557a13f}, Z: field.Element{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe}},
+	{X: field.Element{0x7fe71073d3385f7c, 0xf0a287fa20417be8, 0xf9a87095e18ddd4f, 0x105e3a65198ac51c}, Y: field.Element{0x3b9b7ff0f3daa390, 0x71e07e0b59344ca2, 0xe254c446615308df, 0xc1c3949de0f210ca}, Z: field.Element{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe}},
+	{X: field.Element{0x0c28224ac5512767, 0xeb7b183a34207dc9, 0x9d3820a0dcd68bb6, 0x23c074492eb64348}, Y: field.Element{0xd1b2f2651f504c16, 0x4c4c4b8806f1a7f8, 0x2a87ca91bc45961b, 0x8597af8f2c86e214}, Z: field.Element{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe}},
+	{X: field.Element{0x6654796407621f1c, 0xae6ad47ffcfd9127, 0xcdc8b414529ac393, 0x4ea1360b62a7d3bd}, Y: field.Element{0xe8b9c5e801d6c80c, 0xe22281c0a550693a, 0xfc179b6989b7319c, 0xc448b550e0b069d2}, Z: field.Element{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe}},
+	{X: field.Element{0x6edddac15c7d5ca8, 0xb308bc58309d7d91, 0x7fbda7bd7c6cc434, 0x0103b3b00b67877e}, Y: field.Element{0x0fd73087fc6910aa, 0xb49d91fd734ae3f9, 0xe4de81582da3971d, 0x6d5e4228a1d4e0ca}, Z: field.Element{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe}},
+	{X: field.Element{0x5ae590a9d84829a6, 0xc8145bc64176225b, 0x26f7cc0d274fca8c, 0x0bc03ad0aac10653}, Y: field.Element{0xf5d1b5de1dd7cec1, 0xfd2151c184e87ac2, 0x74c66a890e81e367, 0x18c8aee7f224e005}, Z: field.Element{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe}},
+	{X: field.Element{0xfe8ac95f07f948cb, 0xcd058f2e5cbc2cc8, 0x8d98ce61980435f0, 0x774fe063325b3f13}, Y: field.Element{0x822c975f5d331147, 0x09f3d0d23c46fdba, 0x8a8c70df745e2922, 0x46693433caafb9c6}, Z: field.Element{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe}},
+	{X: field.Element{0xff48c51a14f53262, 0xe0622be034a68c32, 0x500b866d06bce753, 0x88ac053a1847b399}, Y: field.Element{0x16680a24f0cf8104, 0xe6c9263fadf0b323, 0xa87aa8ab23740d78, 0x0bb313b474abef92}, Z: field.Element{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe}},
+}
+
 // rounds8 is the number of rounds of eight positions.
 const rounds8 = 6
 

@@ -23,6 +23,8 @@
 //	comb/top-digit    k·G, fixed k = 2^252 (every digit zero but the top one)
 //	comb/n-1          k·G, fixed k = n − 1
 //	comb/fixed        k·G, fixed k = a random scalar chosen at start
+//	comb/control      k·G, both classes random: an A/A test of the harness
+//	                  itself, whose |t| shows the noise floor of the machine
 //	sign/nonce        SignUnchecked with a deterministic (RFC 6979) signer and
 //	                  a fixed digest (so a fixed nonce k and fixed e) versus
 //	                  random digests (random k and e): nonce derivation, comb,
@@ -254,7 +256,11 @@ func randomScalar() [4]uint64 {
 // combTest times comb.ScalarBaseMult with the fixed scalar k against
 // uniformly random 256-bit scalars (drawn from a ChaCha8 generator seeded
 // from crypto/rand, outside the timed region).
-func combTest(name string, fixed [4]uint64) Test {
+func combTest(name string, fixed [4]uint64) Test { return combTestControl(name, fixed, false) }
+
+// combTestControl is combTest; with control set, class 0 is random too (an
+// A/A test of the harness: its |t| shows the noise floor).
+func combTestControl(name string, fixed [4]uint64, control bool) Test {
 	const slots = 4096
 	in := make([][4]uint64, slots)
 	var out point.Projective
@@ -265,7 +271,7 @@ func combTest(name string, fixed [4]uint64) Test {
 		Name:  name,
 		slots: slots,
 		setup: func(i, class int) {
-			if class == 0 {
+			if class == 0 && !control {
 				in[i] = fixed
 				return
 			}
@@ -379,6 +385,7 @@ func Tests() []Test {
 		combTest("comb/top-digit", limbsOf(top)),
 		combTest("comb/n-1", limbsOf(nm1)),
 		combTest("comb/fixed", randomScalar()),
+		combTestControl("comb/control", [4]uint64{}, true),
 		nonceTest(),
 		keyTest(),
 	}

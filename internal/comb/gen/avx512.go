@@ -28,10 +28,13 @@ package main
 // digit), the eight selected entries are transposed in registers into
 // limb-per-register form and cut into 52-bit limbs, y is negated under the
 // lanes' sign mask, the addition runs on all lanes, and a lane mask keeps the
-// old sum where the digit is zero (round 0 needs no addition: the sum is the
-// selected point). After the rounds, one complete addition of the lanes
-// exchanged by VSHUFI64X2 leaves four partial sums in lanes 0–3, which the
-// caller adds with three scalar complete additions (addFullADX).
+// old sum where the digit is zero. Round 0 needs no addition: a lane starts
+// from its selected entry, or, if its first digit is zero, from the offset
+// point T rather than infinity, so no sum is ever (0 : y : 0) with its runs
+// of zero limbs, whatever the scalar. After the rounds, one complete
+// addition of the lanes exchanged by VSHUFI64X2 leaves four partial sums in
+// lanes 0–3, which the caller adds with three scalar complete additions
+// (addFullADX) before removing z·T.
 
 import (
 	"fmt"
@@ -471,13 +474,16 @@ func (a *asm) genComb8(rounds, entries int) {
 	a.ins("MOVQ", "digits+8(FP)", "SI")
 	a.ins("MOVQ", "scratch+16(FP)", "DI")
 	a.vkernelSetup()
-	a.comment("The sum starts at infinity in every lane: (0 : C : 0).")
-	a.vconst(vX1, [5]uint64{})
-	a.vconst(vY1, cVal)
-	a.vconst(vZ1, [5]uint64{})
+	a.comment("The offset point T (see table.go) in the vector domain:")
+	a.comment("(x_T·2^260, y_T·2^260, 2^260) mod p.")
+	T := mult(offsetScalar(), affine{x: curveGx, y: curveGy})
+	a.vconst(vX1, radix52(limbsOf(mulMod(T.x, pow2(260)))))
+	a.vconst(vY1, radix52(limbsOf(mulMod(T.y, pow2(260)))))
+	a.vconst(vZ1, radix52(limbsOf(mulMod(pow2(0), pow2(260)))))
 	a.vconst(vZ2, cVal)
-	a.comment("Round 0 needs no addition: the sum is the selected point where the digit")
-	a.comment("is not zero, and stays infinity where it is.")
+	a.comment("Round 0 needs no addition: a lane whose digit is not zero starts from the")
+	a.comment("selected entry; a lane whose digit is zero keeps T (the caller removes")
+	a.comment("z·T for the z such lanes).")
 	a.ins("CALL", "·vlookup52(SB)")
 	a.ins("VMOVDQU64", "128(SI)", "Z0")
 	a.ins("VPTESTNMQ", "Z0", "Z0", "K3") // lanes with a nonzero digit

@@ -14,6 +14,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"flag"
 	"fmt"
 	"go/format"
@@ -109,6 +110,35 @@ func onCurve(a affine) bool {
 	return lhs.Cmp(rhs) == 0
 }
 
+// curveN is the group order.
+var curveN = hexInt("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
+
+// mult returns k·a by double-and-add (public inputs only).
+func mult(k *big.Int, a affine) affine {
+	acc := affine{inf: true}
+	for i := k.BitLen() - 1; i >= 0; i-- {
+		acc = add(acc, acc)
+		if k.Bit(i) == 1 {
+			acc = add(acc, a)
+		}
+	}
+	return acc
+}
+
+// offsetScalar is t, the public scalar of the offset point T = t·G that
+// every sum of the comb starts from instead of the point at infinity:
+// SHA-256("p256tls comb offset") mod n.
+func offsetScalar() *big.Int {
+	h := sha256.Sum256([]byte("p256tls comb offset"))
+	t := new(big.Int).SetBytes(h[:])
+	return t.Mod(t, curveN)
+}
+
+// negate returns −a.
+func negate(a affine) affine {
+	return affine{x: a.x, y: new(big.Int).Sub(curveP, a.y)}
+}
+
 // montLimbs returns the little-endian limbs of v·2^256 mod p.
 func montLimbs(v *big.Int) [4]uint64 {
 	m := new(big.Int).Lsh(v, 256)
@@ -167,6 +197,30 @@ func generate(w int) ([]byte, error) {
 	// positions past the last one (their digits are always zero) read
 	// position 0, a real table, and keep their sum.
 	rounds := (positions + 7) / 8
+	// The offset point and the corrections that remove it again.
+	t := offsetScalar()
+	T := mult(t, g)
+	montOne := montLimbs(big.NewInt(1))
+	point := func(doc, name string, a affine) {
+		x, y := montLimbs(a.x), montLimbs(a.y)
+		fmt.Fprintf(&buf, "// %s\nvar %s = point.Affine{X: field.Element{%#016x, %#016x, %#016x, %#016x}, Y: field.Element{%#016x, %#016x, %#016x, %#016x}}\n\n",
+			doc, name, x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3])
+	}
+	fmt.Fprintf(&buf, "// The sums start from the offset point T = t·G, t = SHA-256(\"p256tls comb offset\") mod n =\n// %#x,\n", t)
+	fmt.Fprintf(&buf, "// instead of the point at infinity, so that no sum is ever (0 : y : 0), with its runs of zero\n// limbs, whatever the scalar; the offset is removed at the end.\n\n")
+	point("offsetT is T.", "offsetT", T)
+	point("negOffsetT is −T, the correction of the serial kernel.", "negOffsetT", negate(T))
+	fmt.Fprintf(&buf, "// negOffsetZT[z] is −z·T in projective coordinates (infinity for z = 0): the eight-lane\n")
+	fmt.Fprintf(&buf, "// kernel starts a lane from T exactly when its first digit is zero, and removes the z\n// offsets of its z such lanes at the end.\n")
+	fmt.Fprintf(&buf, "var negOffsetZT = [9]point.Projective{\n")
+	fmt.Fprintf(&buf, "\t{X: field.Element{}, Y: field.Element{%#016x, %#016x, %#016x, %#016x}, Z: field.Element{}},\n", montOne[0], montOne[1], montOne[2], montOne[3])
+	for z := int64(1); z <= 8; z++ {
+		a := negate(mult(big.NewInt(z), T))
+		x, y := montLimbs(a.x), montLimbs(a.y)
+		fmt.Fprintf(&buf, "\t{X: field.Element{%#016x, %#016x, %#016x, %#016x}, Y: field.Element{%#016x, %#016x, %#016x, %#016x}, Z: field.Element{%#016x, %#016x, %#016x, %#016x}},\n",
+			x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3], montOne[0], montOne[1], montOne[2], montOne[3])
+	}
+	fmt.Fprintf(&buf, "}\n\n")
 	fmt.Fprintf(&buf, "// rounds8 is the number of rounds of eight positions.\nconst rounds8 = %d\n\n", rounds)
 	fmt.Fprintf(&buf, "// tabs8[i] is the table of position i, or of position 0 for i ≥ positions.\n")
 	fmt.Fprintf(&buf, "var tabs8 = [8 * rounds8]*[entries]point.Affine{")
