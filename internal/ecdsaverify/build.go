@@ -28,7 +28,7 @@ func BuildRuns(out []point.Affine, q *point.Affine, w uint) {
 	for j := 0; j < Runs; j++ {
 		run := jac[j*per : (j+1)*per]
 		d := base
-		double(&d)
+		doubleFast(&d)
 		two.set(&d)
 		run[0] = base
 		for i := 1; i < per; i++ {
@@ -39,7 +39,7 @@ func BuildRuns(out []point.Affine, q *point.Affine, w uint) {
 			// 2^RunLen·base: the first doubling is two.
 			base = d
 			for k := 1; k < RunLen; k++ {
-				double(&base)
+				doubleFast(&base)
 			}
 		}
 	}
