@@ -391,6 +391,9 @@ func TestFaults(t *testing.T) {
 }
 
 func TestAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates")
+	}
 	if fault.Active() {
 		t.Skip("fault hook installed")
 	}
