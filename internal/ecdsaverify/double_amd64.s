@@ -1268,3 +1268,1681 @@ TEXT ·doubleADX(SB), NOSPLIT, $160-8
 	MOVQ    AX, 48(DI)
 	MOVQ    SI, 56(DI)
 	RET
+
+// func addMixedADX(p *[12]uint64, a *[8]uint64, neg uint64) (hZero uint64)
+// Requires: ADX, BMI2, CMOV
+TEXT ·addMixedADX(SB), NOSPLIT, $288-32
+	MOVQ p+0(FP), DI
+
+	// Copy a's X2 and Y2 to the frame.
+	MOVQ a+8(FP), AX
+	MOVQ (AX), DX
+	MOVQ DX, (SP)
+	MOVQ 8(AX), DX
+	MOVQ DX, 8(SP)
+	MOVQ 16(AX), DX
+	MOVQ DX, 16(SP)
+	MOVQ 24(AX), DX
+	MOVQ DX, 24(SP)
+	MOVQ 32(AX), DX
+	MOVQ DX, 32(SP)
+	MOVQ 40(AX), DX
+	MOVQ DX, 40(SP)
+	MOVQ 48(AX), DX
+	MOVQ DX, 48(SP)
+	MOVQ 56(AX), DX
+	MOVQ DX, 56(SP)
+
+	// ZZ = Z1²
+	// Square: x[0]² first.
+	MOVQ  64(DI), DX
+	MULXQ DX, BX, R14
+
+	// x[0]·x[1..3] into t[1..4],
+	MULXQ 72(DI), CX, SI
+	MULXQ 80(DI), R13, R8
+	ADDQ  R13, SI
+	MULXQ 88(DI), R13, R9
+	ADCQ  R13, R8
+	ADCQ  $0x00, R9
+
+	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
+	MOVQ  72(DI), DX
+	MULXQ 80(DI), R15, AX
+	MULXQ 88(DI), R13, R10
+	ADDQ  R13, AX
+	MOVQ  80(DI), DX
+	MULXQ 88(DI), R13, R11
+	ADCQ  R13, R10
+	ADCQ  $0x00, R11
+
+	// and their sum in t[1..6].
+	ADDQ R15, R8
+	ADCQ AX, R9
+	ADCQ $0x00, R10
+	ADCQ $0x00, R11
+
+	// Double them on CF and add the squares x[i]² on OF.
+	XORL  R15, R15
+	ADCXQ CX, CX
+	ADOXQ R14, CX
+	MOVQ  72(DI), DX
+	MULXQ DX, R13, AX
+	ADCXQ SI, SI
+	ADOXQ R13, SI
+	ADCXQ R8, R8
+	ADOXQ AX, R8
+	MOVQ  80(DI), DX
+	MULXQ DX, R13, AX
+	ADCXQ R9, R9
+	ADOXQ R13, R9
+	ADCXQ R10, R10
+	ADOXQ AX, R10
+	MOVQ  88(DI), DX
+	MULXQ DX, R13, R12
+	ADCXQ R11, R11
+	ADOXQ R13, R11
+	ADCXQ R15, R12
+	ADOXQ R15, R12
+
+	// Reduction round 0: u = u/2^64 + A(u[0]).
+	MOVQ BX, R13
+	SHLQ $0x20, R13
+	MOVQ BX, R14
+	SHRQ $0x20, R14
+	MOVQ BX, R15
+	SUBQ R13, BX
+	SBBQ R14, R15
+	ADDQ R13, CX
+	ADCQ R14, SI
+	ADCQ BX, R8
+	ADCQ $0x00, R15
+
+	// Reduction round 1: u = u/2^64 + A(u[0]).
+	MOVQ CX, AX
+	SHLQ $0x20, AX
+	MOVQ CX, R13
+	SHRQ $0x20, R13
+	MOVQ CX, R14
+	SUBQ AX, CX
+	SBBQ R13, R14
+	ADDQ AX, SI
+	ADCQ R13, R8
+	ADCQ CX, R15
+	ADCQ $0x00, R14
+
+	// Reduction round 2: u = u/2^64 + A(u[0]).
+	MOVQ SI, BX
+	SHLQ $0x20, BX
+	MOVQ SI, AX
+	SHRQ $0x20, AX
+	MOVQ SI, R13
+	SUBQ BX, SI
+	SBBQ AX, R13
+	ADDQ BX, R8
+	ADCQ AX, R15
+	ADCQ SI, R14
+	ADCQ $0x00, R13
+
+	// Reduction round 3: u = u/2^64 + A(u[0]).
+	MOVQ R8, CX
+	SHLQ $0x20, CX
+	MOVQ R8, BX
+	SHRQ $0x20, BX
+	MOVQ R8, AX
+	SUBQ CX, R8
+	SBBQ BX, AX
+	ADDQ CX, R15
+	ADCQ BX, R14
+	ADCQ R8, R13
+	ADCQ $0x00, AX
+
+	// d = t[4..7] - p; r = u + t[4..7] on CF, s = u + d on OF; OF iff r ≥ p.
+	MOVQ    R9, SI
+	MOVQ    R10, CX
+	MOVQ    R11, BX
+	MOVQ    R12, R8
+	SUBQ    $-1, SI
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, CX
+	SBBQ    $0x00, BX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R8
+	XORL    DX, DX
+	ADOXQ   R15, SI
+	ADCXQ   R9, R15
+	ADOXQ   R14, CX
+	ADCXQ   R10, R14
+	ADOXQ   R13, BX
+	ADCXQ   R11, R13
+	ADOXQ   AX, R8
+	ADCXQ   R12, AX
+	CMOVQOC R15, SI
+	CMOVQOC R14, CX
+	CMOVQOC R13, BX
+	CMOVQOC AX, R8
+	MOVQ    SI, 64(SP)
+	MOVQ    CX, 72(SP)
+	MOVQ    BX, 80(SP)
+	MOVQ    R8, 88(SP)
+
+	// H = X2·ZZ - X1; stop if H = 0
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  64(SP), DX
+	MULXQ (SP), R15, R14
+	MULXQ 8(SP), R10, R13
+	ADDQ  R10, R14
+	MULXQ 16(SP), R10, AX
+	ADCQ  R10, R13
+	MULXQ 24(SP), R10, R9
+	ADCQ  R10, AX
+	ADCQ  $0x00, R9
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  72(SP), DX
+	XORL  SI, SI
+	MULXQ (SP), R11, R12
+	ADCXQ R11, R14
+	ADOXQ R12, R13
+	MULXQ 8(SP), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, AX
+	MULXQ 16(SP), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R9
+	MULXQ 24(SP), R11, CX
+	ADCXQ R11, R9
+	ADOXQ SI, CX
+	ADCXQ SI, CX
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R15, BX
+	SHLQ $0x20, BX
+	MOVQ R15, R8
+	SHRQ $0x20, R8
+	MOVQ R15, R10
+	SUBQ BX, R15
+	SBBQ R8, R10
+	ADDQ BX, R14
+	ADCQ R8, R13
+	ADCQ R15, AX
+	ADCQ R10, R9
+	ADCQ $0x00, CX
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  80(SP), DX
+	XORL  SI, SI
+	MULXQ (SP), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, AX
+	MULXQ 8(SP), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R9
+	MULXQ 16(SP), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, CX
+	MULXQ 24(SP), R11, BX
+	ADCXQ R11, CX
+	ADOXQ SI, BX
+	ADCXQ SI, BX
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R14, R8
+	SHLQ $0x20, R8
+	MOVQ R14, R15
+	SHRQ $0x20, R15
+	MOVQ R14, R10
+	SUBQ R8, R14
+	SBBQ R15, R10
+	ADDQ R8, R13
+	ADCQ R15, AX
+	ADCQ R14, R9
+	ADCQ R10, CX
+	ADCQ $0x00, BX
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  88(SP), DX
+	XORL  SI, SI
+	MULXQ (SP), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R9
+	MULXQ 8(SP), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, CX
+	MULXQ 16(SP), R11, R12
+	ADCXQ R11, CX
+	ADOXQ R12, BX
+	MULXQ 24(SP), R11, R8
+	ADCXQ R11, BX
+	ADOXQ SI, R8
+	ADCXQ SI, R8
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R13, R15
+	SHLQ $0x20, R15
+	MOVQ R13, R14
+	SHRQ $0x20, R14
+	MOVQ R13, R10
+	SUBQ R15, R13
+	SBBQ R14, R10
+	ADDQ R15, AX
+	ADCQ R14, R9
+	ADCQ R13, CX
+	ADCQ R10, BX
+	ADCQ $0x00, R8
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ AX, R11
+	SHLQ $0x20, R11
+	MOVQ AX, R12
+	SHRQ $0x20, R12
+	MOVQ AX, SI
+	SUBQ R11, AX
+	SBBQ R12, SI
+	ADDQ R11, R9
+	ADCQ R12, CX
+	ADCQ AX, BX
+	ADCQ SI, R8
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R15, R15
+	MOVQ    R9, R14
+	MOVQ    CX, R13
+	MOVQ    BX, R10
+	MOVQ    R8, R11
+	SUBQ    $-1, R14
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R13
+	SBBQ    $0x00, R10
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R11
+	SBBQ    $0x00, R15
+	CMOVQCS R9, R14
+	CMOVQCS CX, R13
+	CMOVQCS BX, R10
+	CMOVQCS R8, R11
+	SUBQ    (DI), R14
+	SBBQ    8(DI), R13
+	SBBQ    16(DI), R10
+	SBBQ    24(DI), R11
+	SBBQ    R12, R12
+	MOVL    $0xffffffff, AX
+	ANDQ    R12, AX
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R12, DX
+	ADDQ    R12, R14
+	ADCQ    AX, R13
+	ADCQ    $0x00, R10
+	ADCQ    DX, R11
+	MOVQ    R14, 96(SP)
+	MOVQ    R13, 104(SP)
+	MOVQ    R10, 112(SP)
+	MOVQ    R11, 120(SP)
+	MOVQ    R14, SI
+	ORQ     R13, SI
+	ORQ     R10, SI
+	ORQ     R11, SI
+	JZ      hzero
+
+	// S2 = Y2·Z1·ZZ, negated if neg ≠ 0
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  64(DI), DX
+	MULXQ 32(SP), R9, CX
+	MULXQ 40(SP), R12, BX
+	ADDQ  R12, CX
+	MULXQ 48(SP), R12, R8
+	ADCQ  R12, BX
+	MULXQ 56(SP), R12, R15
+	ADCQ  R12, R8
+	ADCQ  $0x00, R15
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  72(DI), DX
+	XORL  R14, R14
+	MULXQ 32(SP), AX, SI
+	ADCXQ AX, CX
+	ADOXQ SI, BX
+	MULXQ 40(SP), AX, SI
+	ADCXQ AX, BX
+	ADOXQ SI, R8
+	MULXQ 48(SP), AX, SI
+	ADCXQ AX, R8
+	ADOXQ SI, R15
+	MULXQ 56(SP), AX, R13
+	ADCXQ AX, R15
+	ADOXQ R14, R13
+	ADCXQ R14, R13
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R9, R10
+	SHLQ $0x20, R10
+	MOVQ R9, R11
+	SHRQ $0x20, R11
+	MOVQ R9, R12
+	SUBQ R10, R9
+	SBBQ R11, R12
+	ADDQ R10, CX
+	ADCQ R11, BX
+	ADCQ R9, R8
+	ADCQ R12, R15
+	ADCQ $0x00, R13
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  80(DI), DX
+	XORL  R14, R14
+	MULXQ 32(SP), AX, SI
+	ADCXQ AX, BX
+	ADOXQ SI, R8
+	MULXQ 40(SP), AX, SI
+	ADCXQ AX, R8
+	ADOXQ SI, R15
+	MULXQ 48(SP), AX, SI
+	ADCXQ AX, R15
+	ADOXQ SI, R13
+	MULXQ 56(SP), AX, R10
+	ADCXQ AX, R13
+	ADOXQ R14, R10
+	ADCXQ R14, R10
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ CX, R11
+	SHLQ $0x20, R11
+	MOVQ CX, R9
+	SHRQ $0x20, R9
+	MOVQ CX, R12
+	SUBQ R11, CX
+	SBBQ R9, R12
+	ADDQ R11, BX
+	ADCQ R9, R8
+	ADCQ CX, R15
+	ADCQ R12, R13
+	ADCQ $0x00, R10
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  88(DI), DX
+	XORL  R14, R14
+	MULXQ 32(SP), AX, SI
+	ADCXQ AX, R8
+	ADOXQ SI, R15
+	MULXQ 40(SP), AX, SI
+	ADCXQ AX, R15
+	ADOXQ SI, R13
+	MULXQ 48(SP), AX, SI
+	ADCXQ AX, R13
+	ADOXQ SI, R10
+	MULXQ 56(SP), AX, R11
+	ADCXQ AX, R10
+	ADOXQ R14, R11
+	ADCXQ R14, R11
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ BX, R9
+	SHLQ $0x20, R9
+	MOVQ BX, CX
+	SHRQ $0x20, CX
+	MOVQ BX, R12
+	SUBQ R9, BX
+	SBBQ CX, R12
+	ADDQ R9, R8
+	ADCQ CX, R15
+	ADCQ BX, R13
+	ADCQ R12, R10
+	ADCQ $0x00, R11
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R8, AX
+	SHLQ $0x20, AX
+	MOVQ R8, SI
+	SHRQ $0x20, SI
+	MOVQ R8, R14
+	SUBQ AX, R8
+	SBBQ SI, R14
+	ADDQ AX, R15
+	ADCQ SI, R13
+	ADCQ R8, R10
+	ADCQ R14, R11
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R9, R9
+	MOVQ    R15, CX
+	MOVQ    R13, BX
+	MOVQ    R10, R12
+	MOVQ    R11, AX
+	SUBQ    $-1, CX
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, BX
+	SBBQ    $0x00, R12
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, AX
+	SBBQ    $0x00, R9
+	CMOVQCS R15, CX
+	CMOVQCS R13, BX
+	CMOVQCS R10, R12
+	CMOVQCS R11, AX
+	MOVQ    CX, 128(SP)
+	MOVQ    BX, 136(SP)
+	MOVQ    R12, 144(SP)
+	MOVQ    AX, 152(SP)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  64(SP), DX
+	MULXQ 128(SP), SI, R8
+	MULXQ 136(SP), R10, R14
+	ADDQ  R10, R8
+	MULXQ 144(SP), R10, R15
+	ADCQ  R10, R14
+	MULXQ 152(SP), R10, R13
+	ADCQ  R10, R15
+	ADCQ  $0x00, R13
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  72(SP), DX
+	XORL  CX, CX
+	MULXQ 128(SP), R11, R9
+	ADCXQ R11, R8
+	ADOXQ R9, R14
+	MULXQ 136(SP), R11, R9
+	ADCXQ R11, R14
+	ADOXQ R9, R15
+	MULXQ 144(SP), R11, R9
+	ADCXQ R11, R15
+	ADOXQ R9, R13
+	MULXQ 152(SP), R11, BX
+	ADCXQ R11, R13
+	ADOXQ CX, BX
+	ADCXQ CX, BX
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ SI, R12
+	SHLQ $0x20, R12
+	MOVQ SI, AX
+	SHRQ $0x20, AX
+	MOVQ SI, R10
+	SUBQ R12, SI
+	SBBQ AX, R10
+	ADDQ R12, R8
+	ADCQ AX, R14
+	ADCQ SI, R15
+	ADCQ R10, R13
+	ADCQ $0x00, BX
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  80(SP), DX
+	XORL  CX, CX
+	MULXQ 128(SP), R11, R9
+	ADCXQ R11, R14
+	ADOXQ R9, R15
+	MULXQ 136(SP), R11, R9
+	ADCXQ R11, R15
+	ADOXQ R9, R13
+	MULXQ 144(SP), R11, R9
+	ADCXQ R11, R13
+	ADOXQ R9, BX
+	MULXQ 152(SP), R11, R12
+	ADCXQ R11, BX
+	ADOXQ CX, R12
+	ADCXQ CX, R12
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R8, AX
+	SHLQ $0x20, AX
+	MOVQ R8, SI
+	SHRQ $0x20, SI
+	MOVQ R8, R10
+	SUBQ AX, R8
+	SBBQ SI, R10
+	ADDQ AX, R14
+	ADCQ SI, R15
+	ADCQ R8, R13
+	ADCQ R10, BX
+	ADCQ $0x00, R12
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  88(SP), DX
+	XORL  CX, CX
+	MULXQ 128(SP), R11, R9
+	ADCXQ R11, R15
+	ADOXQ R9, R13
+	MULXQ 136(SP), R11, R9
+	ADCXQ R11, R13
+	ADOXQ R9, BX
+	MULXQ 144(SP), R11, R9
+	ADCXQ R11, BX
+	ADOXQ R9, R12
+	MULXQ 152(SP), R11, AX
+	ADCXQ R11, R12
+	ADOXQ CX, AX
+	ADCXQ CX, AX
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R14, SI
+	SHLQ $0x20, SI
+	MOVQ R14, R8
+	SHRQ $0x20, R8
+	MOVQ R14, R10
+	SUBQ SI, R14
+	SBBQ R8, R10
+	ADDQ SI, R15
+	ADCQ R8, R13
+	ADCQ R14, BX
+	ADCQ R10, R12
+	ADCQ $0x00, AX
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R15, R11
+	SHLQ $0x20, R11
+	MOVQ R15, R9
+	SHRQ $0x20, R9
+	MOVQ R15, CX
+	SUBQ R11, R15
+	SBBQ R9, CX
+	ADDQ R11, R13
+	ADCQ R9, BX
+	ADCQ R15, R12
+	ADCQ CX, AX
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    SI, SI
+	MOVQ    R13, R8
+	MOVQ    BX, R14
+	MOVQ    R12, R10
+	MOVQ    AX, R11
+	SUBQ    $-1, R8
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R14
+	SBBQ    $0x00, R10
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R11
+	SBBQ    $0x00, SI
+	CMOVQCS R13, R8
+	CMOVQCS BX, R14
+	CMOVQCS R12, R10
+	CMOVQCS AX, R11
+	XORL    R9, R9
+	XORL    R15, R15
+	XORL    CX, CX
+	XORL    R13, R13
+	SUBQ    R8, R9
+	SBBQ    R14, R15
+	SBBQ    R10, CX
+	SBBQ    R11, R13
+	SBBQ    BX, BX
+	MOVL    $0xffffffff, R12
+	ANDQ    BX, R12
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    BX, DX
+	ADDQ    BX, R9
+	ADCQ    R12, R15
+	ADCQ    $0x00, CX
+	ADCQ    DX, R13
+	MOVQ    neg+16(FP), AX
+	TESTQ   AX, AX
+	CMOVQNE R9, R8
+	CMOVQNE R15, R14
+	CMOVQNE CX, R10
+	CMOVQNE R13, R11
+
+	// r = S2 - Y1
+	SUBQ 32(DI), R8
+	SBBQ 40(DI), R14
+	SBBQ 48(DI), R10
+	SBBQ 56(DI), R11
+	SBBQ SI, SI
+	MOVL $0xffffffff, BX
+	ANDQ SI, BX
+	MOVQ $0xffffffff00000001, DX
+	ANDQ SI, DX
+	ADDQ SI, R8
+	ADCQ BX, R14
+	ADCQ $0x00, R10
+	ADCQ DX, R11
+	MOVQ R8, 128(SP)
+	MOVQ R14, 136(SP)
+	MOVQ R10, 144(SP)
+	MOVQ R11, 152(SP)
+
+	// HH = H², HHH = HH·H, V = X1·HH
+	// Square: x[0]² first.
+	MOVQ  96(SP), DX
+	MULXQ DX, R12, R14
+
+	// x[0]·x[1..3] into t[1..4],
+	MULXQ 104(SP), AX, R9
+	MULXQ 112(SP), R8, R15
+	ADDQ  R8, R9
+	MULXQ 120(SP), R8, CX
+	ADCQ  R8, R15
+	ADCQ  $0x00, CX
+
+	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
+	MOVQ  104(SP), DX
+	MULXQ 112(SP), R10, R11
+	MULXQ 120(SP), R8, R13
+	ADDQ  R8, R11
+	MOVQ  112(SP), DX
+	MULXQ 120(SP), R8, SI
+	ADCQ  R8, R13
+	ADCQ  $0x00, SI
+
+	// and their sum in t[1..6].
+	ADDQ R10, R15
+	ADCQ R11, CX
+	ADCQ $0x00, R13
+	ADCQ $0x00, SI
+
+	// Double them on CF and add the squares x[i]² on OF.
+	XORL  R10, R10
+	ADCXQ AX, AX
+	ADOXQ R14, AX
+	MOVQ  104(SP), DX
+	MULXQ DX, R8, R11
+	ADCXQ R9, R9
+	ADOXQ R8, R9
+	ADCXQ R15, R15
+	ADOXQ R11, R15
+	MOVQ  112(SP), DX
+	MULXQ DX, R8, R11
+	ADCXQ CX, CX
+	ADOXQ R8, CX
+	ADCXQ R13, R13
+	ADOXQ R11, R13
+	MOVQ  120(SP), DX
+	MULXQ DX, R8, BX
+	ADCXQ SI, SI
+	ADOXQ R8, SI
+	ADCXQ R10, BX
+	ADOXQ R10, BX
+
+	// Reduction round 0: u = u/2^64 + A(u[0]).
+	MOVQ R12, R8
+	SHLQ $0x20, R8
+	MOVQ R12, R14
+	SHRQ $0x20, R14
+	MOVQ R12, R10
+	SUBQ R8, R12
+	SBBQ R14, R10
+	ADDQ R8, AX
+	ADCQ R14, R9
+	ADCQ R12, R15
+	ADCQ $0x00, R10
+
+	// Reduction round 1: u = u/2^64 + A(u[0]).
+	MOVQ AX, R11
+	SHLQ $0x20, R11
+	MOVQ AX, R8
+	SHRQ $0x20, R8
+	MOVQ AX, R14
+	SUBQ R11, AX
+	SBBQ R8, R14
+	ADDQ R11, R9
+	ADCQ R8, R15
+	ADCQ AX, R10
+	ADCQ $0x00, R14
+
+	// Reduction round 2: u = u/2^64 + A(u[0]).
+	MOVQ R9, R12
+	SHLQ $0x20, R12
+	MOVQ R9, R11
+	SHRQ $0x20, R11
+	MOVQ R9, R8
+	SUBQ R12, R9
+	SBBQ R11, R8
+	ADDQ R12, R15
+	ADCQ R11, R10
+	ADCQ R9, R14
+	ADCQ $0x00, R8
+
+	// Reduction round 3: u = u/2^64 + A(u[0]).
+	MOVQ R15, AX
+	SHLQ $0x20, AX
+	MOVQ R15, R12
+	SHRQ $0x20, R12
+	MOVQ R15, R11
+	SUBQ AX, R15
+	SBBQ R12, R11
+	ADDQ AX, R10
+	ADCQ R12, R14
+	ADCQ R15, R8
+	ADCQ $0x00, R11
+
+	// d = t[4..7] - p; r = u + t[4..7] on CF, s = u + d on OF; OF iff r ≥ p.
+	MOVQ    CX, R9
+	MOVQ    R13, AX
+	MOVQ    SI, R12
+	MOVQ    BX, R15
+	SUBQ    $-1, R9
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, AX
+	SBBQ    $0x00, R12
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R15
+	XORL    DX, DX
+	ADOXQ   R10, R9
+	ADCXQ   CX, R10
+	ADOXQ   R14, AX
+	ADCXQ   R13, R14
+	ADOXQ   R8, R12
+	ADCXQ   SI, R8
+	ADOXQ   R11, R15
+	ADCXQ   BX, R11
+	CMOVQOC R10, R9
+	CMOVQOC R14, AX
+	CMOVQOC R8, R12
+	CMOVQOC R11, R15
+	MOVQ    R9, 160(SP)
+	MOVQ    AX, 168(SP)
+	MOVQ    R12, 176(SP)
+	MOVQ    R15, 184(SP)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  96(SP), DX
+	MULXQ 160(SP), R10, R14
+	MULXQ 168(SP), R13, R8
+	ADDQ  R13, R14
+	MULXQ 176(SP), R13, R11
+	ADCQ  R13, R8
+	MULXQ 184(SP), R13, CX
+	ADCQ  R13, R11
+	ADCQ  $0x00, CX
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  104(SP), DX
+	XORL  R9, R9
+	MULXQ 160(SP), SI, BX
+	ADCXQ SI, R14
+	ADOXQ BX, R8
+	MULXQ 168(SP), SI, BX
+	ADCXQ SI, R8
+	ADOXQ BX, R11
+	MULXQ 176(SP), SI, BX
+	ADCXQ SI, R11
+	ADOXQ BX, CX
+	MULXQ 184(SP), SI, AX
+	ADCXQ SI, CX
+	ADOXQ R9, AX
+	ADCXQ R9, AX
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R10, R12
+	SHLQ $0x20, R12
+	MOVQ R10, R15
+	SHRQ $0x20, R15
+	MOVQ R10, R13
+	SUBQ R12, R10
+	SBBQ R15, R13
+	ADDQ R12, R14
+	ADCQ R15, R8
+	ADCQ R10, R11
+	ADCQ R13, CX
+	ADCQ $0x00, AX
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  112(SP), DX
+	XORL  R9, R9
+	MULXQ 160(SP), SI, BX
+	ADCXQ SI, R8
+	ADOXQ BX, R11
+	MULXQ 168(SP), SI, BX
+	ADCXQ SI, R11
+	ADOXQ BX, CX
+	MULXQ 176(SP), SI, BX
+	ADCXQ SI, CX
+	ADOXQ BX, AX
+	MULXQ 184(SP), SI, R12
+	ADCXQ SI, AX
+	ADOXQ R9, R12
+	ADCXQ R9, R12
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R14, R15
+	SHLQ $0x20, R15
+	MOVQ R14, R10
+	SHRQ $0x20, R10
+	MOVQ R14, R13
+	SUBQ R15, R14
+	SBBQ R10, R13
+	ADDQ R15, R8
+	ADCQ R10, R11
+	ADCQ R14, CX
+	ADCQ R13, AX
+	ADCQ $0x00, R12
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  120(SP), DX
+	XORL  R9, R9
+	MULXQ 160(SP), SI, BX
+	ADCXQ SI, R11
+	ADOXQ BX, CX
+	MULXQ 168(SP), SI, BX
+	ADCXQ SI, CX
+	ADOXQ BX, AX
+	MULXQ 176(SP), SI, BX
+	ADCXQ SI, AX
+	ADOXQ BX, R12
+	MULXQ 184(SP), SI, R15
+	ADCXQ SI, R12
+	ADOXQ R9, R15
+	ADCXQ R9, R15
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R8, R10
+	SHLQ $0x20, R10
+	MOVQ R8, R14
+	SHRQ $0x20, R14
+	MOVQ R8, R13
+	SUBQ R10, R8
+	SBBQ R14, R13
+	ADDQ R10, R11
+	ADCQ R14, CX
+	ADCQ R8, AX
+	ADCQ R13, R12
+	ADCQ $0x00, R15
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R11, SI
+	SHLQ $0x20, SI
+	MOVQ R11, BX
+	SHRQ $0x20, BX
+	MOVQ R11, R9
+	SUBQ SI, R11
+	SBBQ BX, R9
+	ADDQ SI, CX
+	ADCQ BX, AX
+	ADCQ R11, R12
+	ADCQ R9, R15
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R10, R10
+	MOVQ    CX, R14
+	MOVQ    AX, R8
+	MOVQ    R12, R13
+	MOVQ    R15, SI
+	SUBQ    $-1, R14
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R8
+	SBBQ    $0x00, R13
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, SI
+	SBBQ    $0x00, R10
+	CMOVQCS CX, R14
+	CMOVQCS AX, R8
+	CMOVQCS R12, R13
+	CMOVQCS R15, SI
+	MOVQ    R14, 192(SP)
+	MOVQ    R8, 200(SP)
+	MOVQ    R13, 208(SP)
+	MOVQ    SI, 216(SP)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  160(SP), DX
+	MULXQ (DI), BX, R11
+	MULXQ 8(DI), R12, R9
+	ADDQ  R12, R11
+	MULXQ 16(DI), R12, CX
+	ADCQ  R12, R9
+	MULXQ 24(DI), R12, AX
+	ADCQ  R12, CX
+	ADCQ  $0x00, AX
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  168(SP), DX
+	XORL  R14, R14
+	MULXQ (DI), R15, R10
+	ADCXQ R15, R11
+	ADOXQ R10, R9
+	MULXQ 8(DI), R15, R10
+	ADCXQ R15, R9
+	ADOXQ R10, CX
+	MULXQ 16(DI), R15, R10
+	ADCXQ R15, CX
+	ADOXQ R10, AX
+	MULXQ 24(DI), R15, R8
+	ADCXQ R15, AX
+	ADOXQ R14, R8
+	ADCXQ R14, R8
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ BX, R13
+	SHLQ $0x20, R13
+	MOVQ BX, SI
+	SHRQ $0x20, SI
+	MOVQ BX, R12
+	SUBQ R13, BX
+	SBBQ SI, R12
+	ADDQ R13, R11
+	ADCQ SI, R9
+	ADCQ BX, CX
+	ADCQ R12, AX
+	ADCQ $0x00, R8
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  176(SP), DX
+	XORL  R14, R14
+	MULXQ (DI), R15, R10
+	ADCXQ R15, R9
+	ADOXQ R10, CX
+	MULXQ 8(DI), R15, R10
+	ADCXQ R15, CX
+	ADOXQ R10, AX
+	MULXQ 16(DI), R15, R10
+	ADCXQ R15, AX
+	ADOXQ R10, R8
+	MULXQ 24(DI), R15, R13
+	ADCXQ R15, R8
+	ADOXQ R14, R13
+	ADCXQ R14, R13
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R11, SI
+	SHLQ $0x20, SI
+	MOVQ R11, BX
+	SHRQ $0x20, BX
+	MOVQ R11, R12
+	SUBQ SI, R11
+	SBBQ BX, R12
+	ADDQ SI, R9
+	ADCQ BX, CX
+	ADCQ R11, AX
+	ADCQ R12, R8
+	ADCQ $0x00, R13
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  184(SP), DX
+	XORL  R14, R14
+	MULXQ (DI), R15, R10
+	ADCXQ R15, CX
+	ADOXQ R10, AX
+	MULXQ 8(DI), R15, R10
+	ADCXQ R15, AX
+	ADOXQ R10, R8
+	MULXQ 16(DI), R15, R10
+	ADCXQ R15, R8
+	ADOXQ R10, R13
+	MULXQ 24(DI), R15, SI
+	ADCXQ R15, R13
+	ADOXQ R14, SI
+	ADCXQ R14, SI
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R9, BX
+	SHLQ $0x20, BX
+	MOVQ R9, R11
+	SHRQ $0x20, R11
+	MOVQ R9, R12
+	SUBQ BX, R9
+	SBBQ R11, R12
+	ADDQ BX, CX
+	ADCQ R11, AX
+	ADCQ R9, R8
+	ADCQ R12, R13
+	ADCQ $0x00, SI
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ CX, R15
+	SHLQ $0x20, R15
+	MOVQ CX, R10
+	SHRQ $0x20, R10
+	MOVQ CX, R14
+	SUBQ R15, CX
+	SBBQ R10, R14
+	ADDQ R15, AX
+	ADCQ R10, R8
+	ADCQ CX, R13
+	ADCQ R14, SI
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    BX, BX
+	MOVQ    AX, R11
+	MOVQ    R8, R9
+	MOVQ    R13, R12
+	MOVQ    SI, R15
+	SUBQ    $-1, R11
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R9
+	SBBQ    $0x00, R12
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R15
+	SBBQ    $0x00, BX
+	CMOVQCS AX, R11
+	CMOVQCS R8, R9
+	CMOVQCS R13, R12
+	CMOVQCS SI, R15
+	MOVQ    R11, 224(SP)
+	MOVQ    R9, 232(SP)
+	MOVQ    R12, 240(SP)
+	MOVQ    R15, 248(SP)
+
+	// Z3 = Z1·H
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  96(SP), DX
+	MULXQ 64(DI), R10, CX
+	MULXQ 72(DI), R13, R14
+	ADDQ  R13, CX
+	MULXQ 80(DI), R13, AX
+	ADCQ  R13, R14
+	MULXQ 88(DI), R13, R8
+	ADCQ  R13, AX
+	ADCQ  $0x00, R8
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  104(SP), DX
+	XORL  R11, R11
+	MULXQ 64(DI), SI, BX
+	ADCXQ SI, CX
+	ADOXQ BX, R14
+	MULXQ 72(DI), SI, BX
+	ADCXQ SI, R14
+	ADOXQ BX, AX
+	MULXQ 80(DI), SI, BX
+	ADCXQ SI, AX
+	ADOXQ BX, R8
+	MULXQ 88(DI), SI, R9
+	ADCXQ SI, R8
+	ADOXQ R11, R9
+	ADCXQ R11, R9
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R10, R12
+	SHLQ $0x20, R12
+	MOVQ R10, R15
+	SHRQ $0x20, R15
+	MOVQ R10, R13
+	SUBQ R12, R10
+	SBBQ R15, R13
+	ADDQ R12, CX
+	ADCQ R15, R14
+	ADCQ R10, AX
+	ADCQ R13, R8
+	ADCQ $0x00, R9
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  112(SP), DX
+	XORL  R11, R11
+	MULXQ 64(DI), SI, BX
+	ADCXQ SI, R14
+	ADOXQ BX, AX
+	MULXQ 72(DI), SI, BX
+	ADCXQ SI, AX
+	ADOXQ BX, R8
+	MULXQ 80(DI), SI, BX
+	ADCXQ SI, R8
+	ADOXQ BX, R9
+	MULXQ 88(DI), SI, R12
+	ADCXQ SI, R9
+	ADOXQ R11, R12
+	ADCXQ R11, R12
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ CX, R15
+	SHLQ $0x20, R15
+	MOVQ CX, R10
+	SHRQ $0x20, R10
+	MOVQ CX, R13
+	SUBQ R15, CX
+	SBBQ R10, R13
+	ADDQ R15, R14
+	ADCQ R10, AX
+	ADCQ CX, R8
+	ADCQ R13, R9
+	ADCQ $0x00, R12
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  120(SP), DX
+	XORL  R11, R11
+	MULXQ 64(DI), SI, BX
+	ADCXQ SI, AX
+	ADOXQ BX, R8
+	MULXQ 72(DI), SI, BX
+	ADCXQ SI, R8
+	ADOXQ BX, R9
+	MULXQ 80(DI), SI, BX
+	ADCXQ SI, R9
+	ADOXQ BX, R12
+	MULXQ 88(DI), SI, R15
+	ADCXQ SI, R12
+	ADOXQ R11, R15
+	ADCXQ R11, R15
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R14, R10
+	SHLQ $0x20, R10
+	MOVQ R14, CX
+	SHRQ $0x20, CX
+	MOVQ R14, R13
+	SUBQ R10, R14
+	SBBQ CX, R13
+	ADDQ R10, AX
+	ADCQ CX, R8
+	ADCQ R14, R9
+	ADCQ R13, R12
+	ADCQ $0x00, R15
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ AX, SI
+	SHLQ $0x20, SI
+	MOVQ AX, BX
+	SHRQ $0x20, BX
+	MOVQ AX, R11
+	SUBQ SI, AX
+	SBBQ BX, R11
+	ADDQ SI, R8
+	ADCQ BX, R9
+	ADCQ AX, R12
+	ADCQ R11, R15
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R10, R10
+	MOVQ    R8, CX
+	MOVQ    R9, R14
+	MOVQ    R12, R13
+	MOVQ    R15, SI
+	SUBQ    $-1, CX
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R14
+	SBBQ    $0x00, R13
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, SI
+	SBBQ    $0x00, R10
+	CMOVQCS R8, CX
+	CMOVQCS R9, R14
+	CMOVQCS R12, R13
+	CMOVQCS R15, SI
+	MOVQ    CX, 64(DI)
+	MOVQ    R14, 72(DI)
+	MOVQ    R13, 80(DI)
+	MOVQ    SI, 88(DI)
+
+	// X3 = r² - HHH - 2V
+	// Square: x[0]² first.
+	MOVQ  128(SP), DX
+	MULXQ DX, BX, R14
+
+	// x[0]·x[1..3] into t[1..4],
+	MULXQ 136(SP), AX, R11
+	MULXQ 144(SP), CX, R8
+	ADDQ  CX, R11
+	MULXQ 152(SP), CX, R9
+	ADCQ  CX, R8
+	ADCQ  $0x00, R9
+
+	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
+	MOVQ  136(SP), DX
+	MULXQ 144(SP), R13, SI
+	MULXQ 152(SP), CX, R12
+	ADDQ  CX, SI
+	MOVQ  144(SP), DX
+	MULXQ 152(SP), CX, R15
+	ADCQ  CX, R12
+	ADCQ  $0x00, R15
+
+	// and their sum in t[1..6].
+	ADDQ R13, R8
+	ADCQ SI, R9
+	ADCQ $0x00, R12
+	ADCQ $0x00, R15
+
+	// Double them on CF and add the squares x[i]² on OF.
+	XORL  R13, R13
+	ADCXQ AX, AX
+	ADOXQ R14, AX
+	MOVQ  136(SP), DX
+	MULXQ DX, CX, SI
+	ADCXQ R11, R11
+	ADOXQ CX, R11
+	ADCXQ R8, R8
+	ADOXQ SI, R8
+	MOVQ  144(SP), DX
+	MULXQ DX, CX, SI
+	ADCXQ R9, R9
+	ADOXQ CX, R9
+	ADCXQ R12, R12
+	ADOXQ SI, R12
+	MOVQ  152(SP), DX
+	MULXQ DX, CX, R10
+	ADCXQ R15, R15
+	ADOXQ CX, R15
+	ADCXQ R13, R10
+	ADOXQ R13, R10
+
+	// Reduction round 0: u = u/2^64 + A(u[0]).
+	MOVQ BX, CX
+	SHLQ $0x20, CX
+	MOVQ BX, R14
+	SHRQ $0x20, R14
+	MOVQ BX, R13
+	SUBQ CX, BX
+	SBBQ R14, R13
+	ADDQ CX, AX
+	ADCQ R14, R11
+	ADCQ BX, R8
+	ADCQ $0x00, R13
+
+	// Reduction round 1: u = u/2^64 + A(u[0]).
+	MOVQ AX, SI
+	SHLQ $0x20, SI
+	MOVQ AX, CX
+	SHRQ $0x20, CX
+	MOVQ AX, R14
+	SUBQ SI, AX
+	SBBQ CX, R14
+	ADDQ SI, R11
+	ADCQ CX, R8
+	ADCQ AX, R13
+	ADCQ $0x00, R14
+
+	// Reduction round 2: u = u/2^64 + A(u[0]).
+	MOVQ R11, BX
+	SHLQ $0x20, BX
+	MOVQ R11, SI
+	SHRQ $0x20, SI
+	MOVQ R11, CX
+	SUBQ BX, R11
+	SBBQ SI, CX
+	ADDQ BX, R8
+	ADCQ SI, R13
+	ADCQ R11, R14
+	ADCQ $0x00, CX
+
+	// Reduction round 3: u = u/2^64 + A(u[0]).
+	MOVQ R8, AX
+	SHLQ $0x20, AX
+	MOVQ R8, BX
+	SHRQ $0x20, BX
+	MOVQ R8, SI
+	SUBQ AX, R8
+	SBBQ BX, SI
+	ADDQ AX, R13
+	ADCQ BX, R14
+	ADCQ R8, CX
+	ADCQ $0x00, SI
+
+	// d = t[4..7] - p; r = u + t[4..7] on CF, s = u + d on OF; OF iff r ≥ p.
+	MOVQ    R9, R11
+	MOVQ    R12, AX
+	MOVQ    R15, BX
+	MOVQ    R10, R8
+	SUBQ    $-1, R11
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, AX
+	SBBQ    $0x00, BX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R8
+	XORL    DX, DX
+	ADOXQ   R13, R11
+	ADCXQ   R9, R13
+	ADOXQ   R14, AX
+	ADCXQ   R12, R14
+	ADOXQ   CX, BX
+	ADCXQ   R15, CX
+	ADOXQ   SI, R8
+	ADCXQ   R10, SI
+	CMOVQOC R13, R11
+	CMOVQOC R14, AX
+	CMOVQOC CX, BX
+	CMOVQOC SI, R8
+	SUBQ    192(SP), R11
+	SBBQ    200(SP), AX
+	SBBQ    208(SP), BX
+	SBBQ    216(SP), R8
+	SBBQ    R13, R13
+	MOVL    $0xffffffff, R14
+	ANDQ    R13, R14
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R13, DX
+	ADDQ    R13, R11
+	ADCQ    R14, AX
+	ADCQ    $0x00, BX
+	ADCQ    DX, R8
+	SUBQ    224(SP), R11
+	SBBQ    232(SP), AX
+	SBBQ    240(SP), BX
+	SBBQ    248(SP), R8
+	SBBQ    CX, CX
+	MOVL    $0xffffffff, SI
+	ANDQ    CX, SI
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    CX, DX
+	ADDQ    CX, R11
+	ADCQ    SI, AX
+	ADCQ    $0x00, BX
+	ADCQ    DX, R8
+	SUBQ    224(SP), R11
+	SBBQ    232(SP), AX
+	SBBQ    240(SP), BX
+	SBBQ    248(SP), R8
+	SBBQ    R9, R9
+	MOVL    $0xffffffff, R12
+	ANDQ    R9, R12
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R9, DX
+	ADDQ    R9, R11
+	ADCQ    R12, AX
+	ADCQ    $0x00, BX
+	ADCQ    DX, R8
+	MOVQ    R11, (DI)
+	MOVQ    AX, 8(DI)
+	MOVQ    BX, 16(DI)
+	MOVQ    R8, 24(DI)
+
+	// T = V - X3
+	MOVQ 224(SP), R15
+	MOVQ 232(SP), R10
+	MOVQ 240(SP), R13
+	MOVQ 248(SP), R14
+	SUBQ R11, R15
+	SBBQ AX, R10
+	SBBQ BX, R13
+	SBBQ R8, R14
+	SBBQ CX, CX
+	MOVL $0xffffffff, SI
+	ANDQ CX, SI
+	MOVQ $0xffffffff00000001, DX
+	ANDQ CX, DX
+	ADDQ CX, R15
+	ADCQ SI, R10
+	ADCQ $0x00, R13
+	ADCQ DX, R14
+	MOVQ R15, 256(SP)
+	MOVQ R10, 264(SP)
+	MOVQ R13, 272(SP)
+	MOVQ R14, 280(SP)
+
+	// HHH = HHH·Y1, Y3 = r·T - HHH
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  32(DI), DX
+	MULXQ 192(SP), R9, R12
+	MULXQ 200(SP), R10, CX
+	ADDQ  R10, R12
+	MULXQ 208(SP), R10, SI
+	ADCQ  R10, CX
+	MULXQ 216(SP), R10, R15
+	ADCQ  R10, SI
+	ADCQ  $0x00, R15
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  40(DI), DX
+	XORL  R11, R11
+	MULXQ 192(SP), R13, R14
+	ADCXQ R13, R12
+	ADOXQ R14, CX
+	MULXQ 200(SP), R13, R14
+	ADCXQ R13, CX
+	ADOXQ R14, SI
+	MULXQ 208(SP), R13, R14
+	ADCXQ R13, SI
+	ADOXQ R14, R15
+	MULXQ 216(SP), R13, AX
+	ADCXQ R13, R15
+	ADOXQ R11, AX
+	ADCXQ R11, AX
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R9, BX
+	SHLQ $0x20, BX
+	MOVQ R9, R8
+	SHRQ $0x20, R8
+	MOVQ R9, R10
+	SUBQ BX, R9
+	SBBQ R8, R10
+	ADDQ BX, R12
+	ADCQ R8, CX
+	ADCQ R9, SI
+	ADCQ R10, R15
+	ADCQ $0x00, AX
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  48(DI), DX
+	XORL  R11, R11
+	MULXQ 192(SP), R13, R14
+	ADCXQ R13, CX
+	ADOXQ R14, SI
+	MULXQ 200(SP), R13, R14
+	ADCXQ R13, SI
+	ADOXQ R14, R15
+	MULXQ 208(SP), R13, R14
+	ADCXQ R13, R15
+	ADOXQ R14, AX
+	MULXQ 216(SP), R13, BX
+	ADCXQ R13, AX
+	ADOXQ R11, BX
+	ADCXQ R11, BX
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R12, R8
+	SHLQ $0x20, R8
+	MOVQ R12, R9
+	SHRQ $0x20, R9
+	MOVQ R12, R10
+	SUBQ R8, R12
+	SBBQ R9, R10
+	ADDQ R8, CX
+	ADCQ R9, SI
+	ADCQ R12, R15
+	ADCQ R10, AX
+	ADCQ $0x00, BX
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  56(DI), DX
+	XORL  R11, R11
+	MULXQ 192(SP), R13, R14
+	ADCXQ R13, SI
+	ADOXQ R14, R15
+	MULXQ 200(SP), R13, R14
+	ADCXQ R13, R15
+	ADOXQ R14, AX
+	MULXQ 208(SP), R13, R14
+	ADCXQ R13, AX
+	ADOXQ R14, BX
+	MULXQ 216(SP), R13, R8
+	ADCXQ R13, BX
+	ADOXQ R11, R8
+	ADCXQ R11, R8
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ CX, R9
+	SHLQ $0x20, R9
+	MOVQ CX, R12
+	SHRQ $0x20, R12
+	MOVQ CX, R10
+	SUBQ R9, CX
+	SBBQ R12, R10
+	ADDQ R9, SI
+	ADCQ R12, R15
+	ADCQ CX, AX
+	ADCQ R10, BX
+	ADCQ $0x00, R8
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ SI, R13
+	SHLQ $0x20, R13
+	MOVQ SI, R14
+	SHRQ $0x20, R14
+	MOVQ SI, R11
+	SUBQ R13, SI
+	SBBQ R14, R11
+	ADDQ R13, R15
+	ADCQ R14, AX
+	ADCQ SI, BX
+	ADCQ R11, R8
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R9, R9
+	MOVQ    R15, R12
+	MOVQ    AX, CX
+	MOVQ    BX, R10
+	MOVQ    R8, R13
+	SUBQ    $-1, R12
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, CX
+	SBBQ    $0x00, R10
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R13
+	SBBQ    $0x00, R9
+	CMOVQCS R15, R12
+	CMOVQCS AX, CX
+	CMOVQCS BX, R10
+	CMOVQCS R8, R13
+	MOVQ    R12, 192(SP)
+	MOVQ    CX, 200(SP)
+	MOVQ    R10, 208(SP)
+	MOVQ    R13, 216(SP)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  256(SP), DX
+	MULXQ 128(SP), R14, SI
+	MULXQ 136(SP), BX, R11
+	ADDQ  BX, SI
+	MULXQ 144(SP), BX, R15
+	ADCQ  BX, R11
+	MULXQ 152(SP), BX, AX
+	ADCQ  BX, R15
+	ADCQ  $0x00, AX
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  264(SP), DX
+	XORL  R12, R12
+	MULXQ 128(SP), R8, R9
+	ADCXQ R8, SI
+	ADOXQ R9, R11
+	MULXQ 136(SP), R8, R9
+	ADCXQ R8, R11
+	ADOXQ R9, R15
+	MULXQ 144(SP), R8, R9
+	ADCXQ R8, R15
+	ADOXQ R9, AX
+	MULXQ 152(SP), R8, CX
+	ADCXQ R8, AX
+	ADOXQ R12, CX
+	ADCXQ R12, CX
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R14, R10
+	SHLQ $0x20, R10
+	MOVQ R14, R13
+	SHRQ $0x20, R13
+	MOVQ R14, BX
+	SUBQ R10, R14
+	SBBQ R13, BX
+	ADDQ R10, SI
+	ADCQ R13, R11
+	ADCQ R14, R15
+	ADCQ BX, AX
+	ADCQ $0x00, CX
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  272(SP), DX
+	XORL  R12, R12
+	MULXQ 128(SP), R8, R9
+	ADCXQ R8, R11
+	ADOXQ R9, R15
+	MULXQ 136(SP), R8, R9
+	ADCXQ R8, R15
+	ADOXQ R9, AX
+	MULXQ 144(SP), R8, R9
+	ADCXQ R8, AX
+	ADOXQ R9, CX
+	MULXQ 152(SP), R8, R10
+	ADCXQ R8, CX
+	ADOXQ R12, R10
+	ADCXQ R12, R10
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ SI, R13
+	SHLQ $0x20, R13
+	MOVQ SI, R14
+	SHRQ $0x20, R14
+	MOVQ SI, BX
+	SUBQ R13, SI
+	SBBQ R14, BX
+	ADDQ R13, R11
+	ADCQ R14, R15
+	ADCQ SI, AX
+	ADCQ BX, CX
+	ADCQ $0x00, R10
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  280(SP), DX
+	XORL  R12, R12
+	MULXQ 128(SP), R8, R9
+	ADCXQ R8, R15
+	ADOXQ R9, AX
+	MULXQ 136(SP), R8, R9
+	ADCXQ R8, AX
+	ADOXQ R9, CX
+	MULXQ 144(SP), R8, R9
+	ADCXQ R8, CX
+	ADOXQ R9, R10
+	MULXQ 152(SP), R8, R13
+	ADCXQ R8, R10
+	ADOXQ R12, R13
+	ADCXQ R12, R13
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R11, R14
+	SHLQ $0x20, R14
+	MOVQ R11, SI
+	SHRQ $0x20, SI
+	MOVQ R11, BX
+	SUBQ R14, R11
+	SBBQ SI, BX
+	ADDQ R14, R15
+	ADCQ SI, AX
+	ADCQ R11, CX
+	ADCQ BX, R10
+	ADCQ $0x00, R13
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R15, R8
+	SHLQ $0x20, R8
+	MOVQ R15, R9
+	SHRQ $0x20, R9
+	MOVQ R15, R12
+	SUBQ R8, R15
+	SBBQ R9, R12
+	ADDQ R8, AX
+	ADCQ R9, CX
+	ADCQ R15, R10
+	ADCQ R12, R13
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R14, R14
+	MOVQ    AX, SI
+	MOVQ    CX, R11
+	MOVQ    R10, BX
+	MOVQ    R13, R8
+	SUBQ    $-1, SI
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R11
+	SBBQ    $0x00, BX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R8
+	SBBQ    $0x00, R14
+	CMOVQCS AX, SI
+	CMOVQCS CX, R11
+	CMOVQCS R10, BX
+	CMOVQCS R13, R8
+	SUBQ    192(SP), SI
+	SBBQ    200(SP), R11
+	SBBQ    208(SP), BX
+	SBBQ    216(SP), R8
+	SBBQ    R9, R9
+	MOVL    $0xffffffff, R15
+	ANDQ    R9, R15
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R9, DX
+	ADDQ    R9, SI
+	ADCQ    R15, R11
+	ADCQ    $0x00, BX
+	ADCQ    DX, R8
+	MOVQ    SI, 32(DI)
+	MOVQ    R11, 40(DI)
+	MOVQ    BX, 48(DI)
+	MOVQ    R8, 56(DI)
+	XORL    R12, R12
+	MOVQ    R12, hZero+24(FP)
+	RET
+
+hzero:
+	MOVL $0x00000001, R12
+	MOVQ R12, hZero+24(FP)
+	RET

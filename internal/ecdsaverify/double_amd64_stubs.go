@@ -10,3 +10,13 @@ package ecdsaverify
 //
 //go:noescape
 func doubleADX(p *[12]uint64)
+
+// addMixedADX sets p = p + a if neg is 0 and p = p - a otherwise, p a
+// Jacobian point (X1, Y1, Z1) with Z1 ≠ 0 and a an affine point (X2, Y2),
+// with the formula of addMixed: H = X2·Z1² - X1, r = ±Y2·Z1³ - Y1,
+// X3 = r² - H³ - 2·X1·H², Y3 = r(X1·H² - X3) - Y1·H³, Z3 = Z1·H. If H = 0
+// it leaves p unchanged and returns 1, else it returns 0. It requires
+// BMI2 and ADX.
+//
+//go:noescape
+func addMixedADX(p *[12]uint64, a *[8]uint64, neg uint64) (hZero uint64)

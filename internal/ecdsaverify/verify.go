@@ -74,10 +74,10 @@ func SplitSum(acc *point.Jacobian, u1, u2 *[4]uint64, tab []point.Affine, w uint
 		}
 		for j := 0; j < Runs; j++ {
 			if d := gd[RunLen*j+t]; d != 0 {
-				addMixed(acc, &gtable.Table[j][abs(d)>>1], d < 0) // G's run j
+				addMixedFast(acc, &gtable.Table[j][abs(d)>>1], d < 0) // G's run j
 			}
 			if d := qd[RunLen*j+t]; d != 0 {
-				addMixed(acc, &tab[j*per+abs(d)>>1], d < 0)
+				addMixedFast(acc, &tab[j*per+abs(d)>>1], d < 0)
 			}
 		}
 	}
@@ -130,7 +130,7 @@ func JointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) {
 		if t < RunLen {
 			for j := 0; j < Runs; j++ {
 				if d := gd[RunLen*j+t]; d != 0 {
-					addMixed(acc, &gtable.Table[j][abs(d)>>1], d < 0) // G, ordinary chain
+					addMixedFast(acc, &gtable.Table[j][abs(d)>>1], d < 0) // G, ordinary chain
 				}
 			}
 		}

@@ -1,5 +1,6 @@
 // Command _asm generates doubleADX, the fused amd64 Jacobian doubling of
-// package ecdsaverify, with avo. Run it through go generate in the parent
+// package ecdsaverify, and addMixedADX, the general case of its mixed
+// addition (see genAddMixed), with avo. Run it through go generate in the parent
 // directory, which does
 //
 //	go run -C _asm . -out ../double_amd64.s -stubs ../double_amd64_stubs.go -pkg ecdsaverify
@@ -38,6 +39,7 @@ func main() {
 	ConstraintExpr("amd64")
 	ConstraintExpr("!purego")
 	genDouble()
+	genAddMixed()
 	Generate()
 }
 
@@ -428,5 +430,130 @@ func genDouble() {
 	sub(s, mops(gamma), regs)
 	storeFE(s, Y)
 	regs.put4(s)
+	RET()
+}
+
+// ---------------------------------------------------------------------------
+
+// genAddMixed generates addMixedADX, the general case of addMixed in
+// jacobian.go (madd-2004-hmv) with every field operation inlined. It stops
+// before writing anything to p when H = 0, the case where addMixed doubles
+// or returns infinity, and reports it; the caller redoes that case.
+func genAddMixed() {
+	TEXT("addMixedADX", NOSPLIT, "func(p *[12]uint64, a *[8]uint64, neg uint64) (hZero uint64)")
+	Doc(
+		"addMixedADX sets p = p + a if neg is 0 and p = p - a otherwise, p a",
+		"Jacobian point (X1, Y1, Z1) with Z1 ≠ 0 and a an affine point (X2, Y2),",
+		"with the formula of addMixed: H = X2·Z1² - X1, r = ±Y2·Z1³ - Y1,",
+		"X3 = r² - H³ - 2·X1·H², Y3 = r(X1·H² - X3) - Y1·H³, Z3 = Z1·H. If H = 0",
+		"it leaves p unchanged and returns 1, else it returns 0. It requires",
+		"BMI2 and ADX.",
+	)
+	Pragma("noescape")
+	pp := RDI
+	Load(Param("p"), pp)
+	X, Y, Z := at(Mem{Base: pp}, 0), at(Mem{Base: pp}, 32), at(Mem{Base: pp}, 64)
+	frame := AllocLocal(9 * 32)
+	AX_, AY_, ZZ, H, R := at(frame, 0), at(frame, 32), at(frame, 64), at(frame, 96), at(frame, 128)
+	HH, HHH, V, T := at(frame, 160), at(frame, 192), at(frame, 224), at(frame, 256)
+	regs := newPool(RAX, RBX, RCX, RSI, R8, R9, R10, R11, R12, R13, R14, R15)
+
+	Comment("Copy a's X2 and Y2 to the frame.")
+	ap := regs.get()
+	Load(Param("a"), ap)
+	for i := 0; i < 8; i++ {
+		MOVQ(Mem{Base: ap, Disp: 8 * i}, RDX)
+		MOVQ(RDX, frame.Offset(8*i))
+	}
+	regs.put(ap)
+
+	Comment("ZZ = Z1²")
+	s := square(Z, regs)
+	storeFE(s, ZZ)
+	regs.put4(s)
+
+	Comment("H = X2·ZZ - X1; stop if H = 0")
+	s = mul(AX_, ZZ, regs)
+	sub(s, mops(X), regs)
+	storeFE(s, H)
+	t := regs.get()
+	MOVQ(s[0], t)
+	ORQ(s[1], t)
+	ORQ(s[2], t)
+	ORQ(s[3], t)
+	JZ(LabelRef("hzero"))
+	regs.put(t)
+	regs.put4(s)
+
+	Comment("S2 = Y2·Z1·ZZ, negated if neg ≠ 0")
+	s = mul(AY_, Z, regs)
+	storeFE(s, R)
+	regs.put4(s)
+	s = mul(R, ZZ, regs)
+	n := regs.get4()
+	for i := range n {
+		XORL(n[i].As32(), n[i].As32())
+	}
+	sub(n, ops(s), regs)
+	t = regs.get()
+	Load(Param("neg"), t)
+	TESTQ(t, t)
+	for i := range s {
+		CMOVQNE(n[i], s[i])
+	}
+	regs.put(t)
+	regs.put4(n)
+
+	Comment("r = S2 - Y1")
+	sub(s, mops(Y), regs)
+	storeFE(s, R)
+	regs.put4(s)
+
+	Comment("HH = H², HHH = HH·H, V = X1·HH")
+	s = square(H, regs)
+	storeFE(s, HH)
+	regs.put4(s)
+	s = mul(HH, H, regs)
+	storeFE(s, HHH)
+	regs.put4(s)
+	s = mul(X, HH, regs)
+	storeFE(s, V)
+	regs.put4(s)
+
+	Comment("Z3 = Z1·H")
+	s = mul(Z, H, regs)
+	storeFE(s, Z)
+	regs.put4(s)
+
+	Comment("X3 = r² - HHH - 2V")
+	x := square(R, regs)
+	sub(x, mops(HHH), regs)
+	sub(x, mops(V), regs)
+	sub(x, mops(V), regs)
+	storeFE(x, X)
+	Comment("T = V - X3")
+	s = load(V, regs)
+	sub(s, ops(x), regs)
+	storeFE(s, T)
+	regs.put4(s)
+	regs.put4(x)
+
+	Comment("HHH = HHH·Y1, Y3 = r·T - HHH")
+	s = mul(HHH, Y, regs)
+	storeFE(s, HHH)
+	regs.put4(s)
+	s = mul(R, T, regs)
+	sub(s, mops(HHH), regs)
+	storeFE(s, Y)
+	regs.put4(s)
+
+	t = regs.get()
+	XORL(t.As32(), t.As32())
+	Store(t, ReturnIndex(0))
+	RET()
+
+	Label("hzero")
+	MOVL(U32(1), t.As32())
+	Store(t, ReturnIndex(0))
 	RET()
 }
