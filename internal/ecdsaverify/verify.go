@@ -8,6 +8,8 @@
 package ecdsaverify
 
 import (
+	"sync/atomic"
+
 	"github.com/p256tls/p256tls/internal/gtable"
 	"github.com/p256tls/p256tls/internal/point"
 	"github.com/p256tls/p256tls/internal/scalar"
@@ -64,24 +66,81 @@ func SplitSum(acc *point.Jacobian, u1, u2 *[4]uint64, tab []point.Affine, w uint
 	if len(tab) != Runs*per {
 		panic("ecdsaverify: table size does not match its width")
 	}
-	var gd, qd [wnaf.Len]int8
-	wnaf.Recode(&gd, u1, gtable.Width)
-	wnaf.Recode(&qd, u2, w)
+	var gs, qs wnaf.Sparse
+	wnaf.RecodeSparse(&gs, u1, gtable.Width)
+	wnaf.RecodeSparse(&qs, u2, w)
+	var pl plan
+	pl.add(&gs, nil, 0)
+	pl.add(&qs, tab, per)
 	acc.SetInfinity()
 	for t := RunLen - 1; t >= 0; t-- {
 		if acc.Z.IsZero() == 0 {
 			doubleFast(acc)
 		}
-		for j := 0; j < Runs; j++ {
-			if d := gd[RunLen*j+t]; d != 0 {
-				addMixedFast(acc, &gtable.Table[j][abs(d)>>1], d < 0) // G's run j
-			}
-			if d := qd[RunLen*j+t]; d != 0 {
-				addMixedFast(acc, &tab[j*per+abs(d)>>1], d < 0)
-			}
+		for _, c := range pl.a[t][:pl.n[t]] {
+			addMixedFast(acc, pl.entry(c, tab, per), c&planNeg != 0)
 		}
 	}
 }
+
+// A plan lists the table additions of a split chain by step: the run j and
+// position t of digit RunLen·j + t put its addend in step t. An addend is
+// coded in 16 bits: the odd multiple's index in bits 0–7, the run in bits
+// 8–11, planQ for the key's table (else the generator's), planNeg for a
+// negative digit.
+//
+// Building a plan also loads every addend it names, all at once, before the
+// chain starts: in a TLS handshake the tables have been evicted from the
+// L1 and L2 caches by everything else the server did since its previous
+// signature, and misses issued together overlap where the chain would wait
+// for them one at a time (see docs/provider.md).
+type plan struct {
+	n [RunLen]uint8
+	a [RunLen][2 * Runs]uint16
+}
+
+const (
+	planQ   = 1 << 14
+	planNeg = 1 << 15
+)
+
+// add appends the digits of s: the generator's when tab is nil, else those
+// of the key's table tab with per entries in each run. Each position holds
+// one digit of each scalar, so a step gets at most 2·Runs addends.
+func (pl *plan) add(s *wnaf.Sparse, tab []point.Affine, per int) {
+	var q uint16
+	if tab != nil {
+		q = planQ
+	}
+	var sink uint64
+	for _, d := range s.D[:s.N] {
+		j, t := d.Pos/RunLen, d.Pos%RunLen
+		c := j<<8 | uint16(abs(d.Val)>>1) | q
+		if d.Val < 0 {
+			c |= planNeg
+		}
+		pl.a[t][pl.n[t]] = c
+		pl.n[t]++
+		e := pl.entry(c, tab, per)
+		sink += e.X[0] ^ e.Y[3] // the first and the last word: both cache lines of an unaligned entry
+	}
+	if sink == touchNever.Load() {
+		touchHits.Add(1) // never taken in practice; keeps the loads live
+	}
+}
+
+// entry returns the table point an addend code names.
+func (pl *plan) entry(c uint16, tab []point.Affine, per int) *point.Affine {
+	i, j := int(c&0xff), int(c>>8&0xf)
+	if c&planQ != 0 {
+		return &tab[j*per+i]
+	}
+	return &gtable.Table[j][i]
+}
+
+// touchNever and touchHits only keep plan.add's loads from being optimized
+// away: the loaded words are summed and compared with touchNever.
+var touchNever, touchHits atomic.Uint64
 
 // VerifyPoint checks the signature (r, s) of digest under the public key q
 // (on the curve, checked by the caller) with one joint wNAF chain: Q's odd
@@ -97,8 +156,11 @@ func VerifyPoint(q *point.Affine, digest []byte, r, s *scalar.Scalar) bool {
 // JointSum sets acc = u1·G + u2·Q: a chain over Q's width-QWidth NAF, into
 // whose last RunLen steps G's runs are added.
 func JointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) {
-	var gd, qd [wnaf.Len]int8
-	wnaf.Recode(&gd, u1, gtable.Width)
+	var gs wnaf.Sparse
+	var qd [wnaf.Len]int8
+	wnaf.RecodeSparse(&gs, u1, gtable.Width)
+	var pl plan
+	pl.add(&gs, nil, 0)
 	top := wnaf.Recode(&qd, u2, QWidth)
 
 	// Odd multiples Q, 3Q, …, (2^(QWidth−1)−1)·Q in Jacobian form, with their
@@ -128,10 +190,8 @@ func JointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) {
 			addCached(acc, &qm[abs(d)>>1], d < 0)
 		}
 		if t < RunLen {
-			for j := 0; j < Runs; j++ {
-				if d := gd[RunLen*j+t]; d != 0 {
-					addMixedFast(acc, &gtable.Table[j][abs(d)>>1], d < 0) // G, ordinary chain
-				}
+			for _, c := range pl.a[t][:pl.n[t]] {
+				addMixedFast(acc, pl.entry(c, nil, 0), c&planNeg != 0) // G's runs
 			}
 		}
 	}

@@ -96,3 +96,63 @@ func BenchmarkRecode(b *testing.B) {
 		Recode(&d, &k, 7)
 	}
 }
+
+// TestRecodeSparse checks that the sparse digits are the dense ones, in
+// increasing position, and that the densest NAFs (width 2 over alternating
+// bits, whose digits sit at every other position) fit in MaxDigits.
+func TestRecodeSparse(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	alt := [4]uint64{0x5555555555555555, 0x5555555555555555, 0x5555555555555555, 0x5555555555555555}
+	alt2 := [4]uint64{0xaaaaaaaaaaaaaaab, 0xaaaaaaaaaaaaaaaa, 0xaaaaaaaaaaaaaaaa, 0xaaaaaaaaaaaaaaaa}
+	for w := uint(2); w <= 8; w++ {
+		for i := 0; i < 3000; i++ {
+			k := [4]uint64{r.Uint64(), r.Uint64(), r.Uint64(), r.Uint64()}
+			switch i {
+			case 0:
+				k = alt
+			case 1:
+				k = alt2
+			case 2:
+				k = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+			case 3:
+				k = [4]uint64{}
+			}
+			var s Sparse
+			var d [Len]int8
+			RecodeSparse(&s, &k, w)
+			Recode(&d, &k, w)
+			j := 0
+			for pos, v := range d {
+				if v == 0 {
+					continue
+				}
+				if j >= s.N || int(s.D[j].Pos) != pos || s.D[j].Val != v {
+					t.Fatalf("w=%d k=%x: sparse digit %d disagrees with the dense digit %d at %d", w, k, j, v, pos)
+				}
+				j++
+			}
+			if j != s.N {
+				t.Fatalf("w=%d k=%x: %d sparse digits, %d dense", w, k, s.N, j)
+			}
+		}
+	}
+	var s Sparse
+	RecodeSparse(&s, &alt, 2)
+	if s.N != 128 {
+		t.Fatalf("alternating bits at width 2: %d digits, want 128", s.N)
+	}
+}
+
+func BenchmarkRecodeSparse(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var ks [64][4]uint64
+	for i := range ks {
+		ks[i] = [4]uint64{r.Uint64(), r.Uint64(), r.Uint64(), r.Uint64()}
+	}
+	var s Sparse
+	i := 0
+	for b.Loop() {
+		RecodeSparse(&s, &ks[i&63], 5)
+		i++
+	}
+}
