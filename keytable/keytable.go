@@ -152,3 +152,16 @@ func (t *Table) Verify(digest []byte, r, s *[32]byte) bool {
 	}
 	return ecdsaverify.VerifySplit(t.tab[:], Width, digest, &rs, &ss)
 }
+
+// VerifyInverse is Verify for a caller that already holds sInv = s⁻¹ mod n
+// (32 bytes big-endian), as a signer checking its own signature does: sInv
+// is accepted only if sInv·s ≡ 1 (mod n), and the verification then skips
+// its own inversion of s. It reports exactly what Verify reports, except
+// that a wrong sInv gives false.
+func (t *Table) VerifyInverse(digest []byte, r, s, sInv *[32]byte) bool {
+	var rs, ss, ws scalar.Scalar
+	if !ecdsaverify.Scalar32(&rs, r) || !ecdsaverify.Scalar32(&ss, s) || !ecdsaverify.Scalar32(&ws, sInv) {
+		return false
+	}
+	return ecdsaverify.VerifySplitInverse(t.tab[:], Width, digest, &rs, &ss, &ws)
+}

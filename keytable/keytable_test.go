@@ -46,8 +46,62 @@ func agreeRaw(t testing.TB, pub *ecdsa.PublicKey, tab *keytable.Table, digest []
 	s.FillBytes(sb[:])
 	got := tab.Verify(digest, &rb, &sb)
 	ord := verify.Verify(pub, digest, rb[:], sb[:])
-	if std != want || got != want || ord != want {
-		t.Fatalf("digest %x r %x s %x: want %v; crypto/ecdsa %v, table %v, ordinary %v", digest, r, s, want, std, got, ord)
+	// VerifyInverse with s's true inverse (any value when s has none: it
+	// must refuse such an s whatever it is given).
+	var wb [32]byte
+	if s.Sign() > 0 && s.Cmp(nBig) < 0 {
+		new(big.Int).ModInverse(s, nBig).FillBytes(wb[:])
+	} else {
+		wb[31] = 1
+	}
+	inv := tab.VerifyInverse(digest, &rb, &sb, &wb)
+	if std != want || got != want || ord != want || inv != want {
+		t.Fatalf("digest %x r %x s %x: want %v; crypto/ecdsa %v, table %v, ordinary %v, table with s⁻¹ %v", digest, r, s, want, std, got, ord, inv)
+	}
+}
+
+// TestVerifyInverseRefusesWrongInverses gives VerifyInverse a valid
+// signature with everything but s⁻¹: s⁻¹ ± 1, −s⁻¹ (the inverse of n − s,
+// which is the other valid signature's), the inverse of another s, 0, 1, n,
+// n − 1 and 2^256 − 1. Only the true inverse is accepted.
+func TestVerifyInverseRefusesWrongInverses(t *testing.T) {
+	k := testKeys(t, 1)[3]
+	digest := sha256.Sum256([]byte("inverse"))
+	r, s, err := ecdsa.Sign(rand.Reader, k.priv, digest[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rb, sb [32]byte
+	r.FillBytes(rb[:])
+	s.FillBytes(sb[:])
+	w := new(big.Int).ModInverse(s, nBig)
+	mod := func(x *big.Int) *big.Int { return x.Mod(x, nBig) }
+	other := new(big.Int).ModInverse(new(big.Int).Add(s, big.NewInt(1)), nBig)
+	max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+	wrong := []*big.Int{
+		mod(new(big.Int).Add(w, big.NewInt(1))), mod(new(big.Int).Sub(w, big.NewInt(1))),
+		mod(new(big.Int).Neg(w)), other, big.NewInt(0), big.NewInt(1), nBig,
+		new(big.Int).Sub(nBig, big.NewInt(1)), max,
+	}
+	for _, x := range wrong {
+		var wb [32]byte
+		x.FillBytes(wb[:])
+		if k.tab.VerifyInverse(digest[:], &rb, &sb, &wb) {
+			t.Errorf("accepted s⁻¹ = %x (true inverse %x)", x, w)
+		}
+	}
+	var wb [32]byte
+	w.FillBytes(wb[:])
+	if !k.tab.VerifyInverse(digest[:], &rb, &sb, &wb) {
+		t.Fatal("refused the true inverse")
+	}
+	// The other valid signature (r, n − s) with its own inverse, −s⁻¹.
+	ns := new(big.Int).Sub(nBig, s)
+	var nsb, nwb [32]byte
+	ns.FillBytes(nsb[:])
+	mod(new(big.Int).Neg(w)).FillBytes(nwb[:])
+	if !k.tab.VerifyInverse(digest[:], &rb, &nsb, &nwb) {
+		t.Fatal("refused (r, n − s) with its inverse")
 	}
 }
 
@@ -555,14 +609,16 @@ func TestAllocations(t *testing.T) {
 	digest := sha256.Sum256([]byte("allocs"))
 	sig, _ := ecdsa.SignASN1(rand.Reader, k.priv, digest[:])
 	r, s, _ := ecdsa.Sign(rand.Reader, k.priv, digest[:])
-	var rb, sb [32]byte
+	var rb, sb, wb [32]byte
 	r.FillBytes(rb[:])
 	s.FillBytes(sb[:])
+	new(big.Int).ModInverse(s, nBig).FillBytes(wb[:])
 	for name, f := range map[string]func(){
-		"Table.VerifyASN1":  func() { k.tab.VerifyASN1(digest[:], sig) },
-		"Table.Verify":      func() { k.tab.Verify(digest[:], &rb, &sb) },
-		"verify.VerifyASN1": func() { verify.VerifyASN1(&k.priv.PublicKey, digest[:], sig) },
-		"verify.Verify":     func() { verify.Verify(&k.priv.PublicKey, digest[:], rb[:], sb[:]) },
+		"Table.VerifyASN1":    func() { k.tab.VerifyASN1(digest[:], sig) },
+		"Table.Verify":        func() { k.tab.Verify(digest[:], &rb, &sb) },
+		"Table.VerifyInverse": func() { k.tab.VerifyInverse(digest[:], &rb, &sb, &wb) },
+		"verify.VerifyASN1":   func() { verify.VerifyASN1(&k.priv.PublicKey, digest[:], sig) },
+		"verify.Verify":       func() { verify.Verify(&k.priv.PublicKey, digest[:], rb[:], sb[:]) },
 	} {
 		if a := testing.AllocsPerRun(20, f); a != 0 {
 			t.Errorf("%s: %v allocations per call", name, a)

@@ -214,17 +214,21 @@ type state struct {
 	kl  [4]uint64
 	R   point.Projective
 	xl  [4]uint64
-	ks  scalar.Scalar // k, then k⁻¹
+	ks  scalar.Scalar // k
 	e   scalar.Scalar
-	t   scalar.Scalar
+	t   scalar.Scalar // e + r·d
+	u   scalar.Scalar // (k·t)⁻¹
+	ki  scalar.Scalar // k⁻¹
 	rs  scalar.Scalar
 	ss  scalar.Scalar
+	ws  scalar.Scalar // s⁻¹
 	rl  [4]uint64
 	sl  [4]uint64
 	kil [4]uint64
 	buf [32]byte
 	r   [32]byte
 	sg  [32]byte
+	w   [32]byte // s⁻¹, big-endian, for the check
 }
 
 var pool = sync.Pool{New: func() any { return &state{gen: nonce.New()} }}
@@ -288,7 +292,7 @@ func (s *Signer) sign(rand io.Reader, digest []byte, opts crypto.SignerOpts, che
 
 	if check {
 		s.checks.Add(1)
-		if !s.table.Verify(digest, &st.r, &st.sg) {
+		if !s.table.VerifyInverse(digest, &st.r, &st.sg, &st.w) {
 			s.faults.Add(1)
 			return nil, fmt.Errorf("sign: %w (signature #%d of this key)", ErrFaultDetected, s.signatures.Load())
 		}
@@ -297,8 +301,14 @@ func (s *Signer) sign(rand io.Reader, digest []byte, opts crypto.SignerOpts, che
 }
 
 // core computes the signature (st.r, st.sg) of digest with the nonce st.k
-// and private scalar d. It returns 0 if r or s came out zero (the caller then
-// retries with another nonce) and 1 otherwise. Constant time in d and k.
+// and private scalar d, and st.w = s⁻¹ for the check. It returns 0 if r or s
+// came out zero (the caller then retries with another nonce) and 1
+// otherwise. Constant time in d and k.
+//
+// One inversion serves both k⁻¹ and s⁻¹: with t = e + r·d and
+// u = (k·t)⁻¹, k⁻¹ = t·u, s = k⁻¹·t, and s⁻¹ = k/t = k²·u. The check does
+// not trust s⁻¹: it multiplies it by the s released and refuses anything
+// but 1 (keytable.Table.VerifyInverse).
 func (st *state) core(d *scalar.Scalar, digest []byte) int {
 	// R = k·G and r = x(R) mod n. x = X/Z by one constant-time safegcd
 	// division of the Montgomery forms (X·R)/(Z·R), which is x itself.
@@ -310,22 +320,32 @@ func (st *state) core(d *scalar.Scalar, digest []byte) int {
 	putLimbs(&st.r, &st.rl)
 	st.rs.SetDigest(st.r[:])
 
-	// k⁻¹ mod n.
-	st.ks.SetDigest(st.k[:]) // k ∈ [1, n−1]: taken as is
-	st.ks.Invert(&st.ks)
-	st.kil = st.ks.Canonical()
-	fault.Inject(fault.KInv, &st.kil)
-	putLimbs(&st.buf, &st.kil)
-	st.ks.SetDigest(st.buf[:])
-
-	// s = k⁻¹·(e + r·d) mod n.
+	// t = e + r·d, and u = (k·t)⁻¹ (0 when t = 0: then s = 0 and the
+	// caller retries).
 	st.e.SetDigest(digest)
 	st.t.Mul(&st.rs, d)
 	st.t.Add(&st.t, &st.e)
-	st.ss.Mul(&st.ks, &st.t)
+	st.ks.SetDigest(st.k[:]) // k ∈ [1, n−1]: taken as is
+	st.u.Mul(&st.ks, &st.t)
+	st.u.Invert(&st.u)
+
+	// k⁻¹ = t·u.
+	st.ki.Mul(&st.t, &st.u)
+	st.kil = st.ki.Canonical()
+	fault.Inject(fault.KInv, &st.kil)
+	putLimbs(&st.buf, &st.kil)
+	st.ki.SetDigest(st.buf[:])
+
+	// s = k⁻¹·t.
+	st.ss.Mul(&st.ki, &st.t)
 	st.sl = st.ss.Canonical()
 	fault.Inject(fault.S, &st.sl)
 	putLimbs(&st.sg, &st.sl)
+
+	// s⁻¹ = k²·u.
+	st.ws.Mul(&st.ks, &st.u)
+	st.ws.Mul(&st.ws, &st.ks)
+	st.w = st.ws.Bytes()
 
 	z := isZeroLimbs(&st.rl) | isZeroLimbs(&st.sl)
 	return 1 ^ z

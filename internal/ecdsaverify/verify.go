@@ -59,6 +59,31 @@ func VerifySplit(tab []point.Affine, w uint, digest []byte, r, s *scalar.Scalar)
 	return checkX(&acc, r)
 }
 
+// VerifySplitInverse is VerifySplit for a caller that already holds
+// w = s⁻¹ mod n (a signer, which gets it from the inversion it does
+// anyway): w is accepted only if w·s ≡ 1 (mod n), and the verification then
+// skips its own inversion. The answer is VerifySplit's for every w; a w that
+// is not s's inverse gives false.
+func VerifySplitInverse(tab []point.Affine, w uint, digest []byte, r, s, sInv *scalar.Scalar) bool {
+	var t scalar.Scalar
+	t.Mul(s, sInv)
+	if t.Equal(&one) != 1 {
+		return false
+	}
+	var e scalar.Scalar
+	e.SetDigest(digest)
+	t.Mul(&e, sInv)
+	u1 := t.Canonical()
+	t.Mul(r, sInv)
+	u2 := t.Canonical()
+	var acc point.Jacobian
+	SplitSum(&acc, &u1, &u2, tab, w)
+	return checkX(&acc, r)
+}
+
+// one is 1 mod n (in the scalar package's representation).
+var one = *new(scalar.Scalar).One()
+
 // SplitSum sets acc = u1·G + u2·Q with one chain of RunLen−1 doublings, G's
 // digits from gtable and Q's from tab (as in VerifySplit).
 func SplitSum(acc *point.Jacobian, u1, u2 *[4]uint64, tab []point.Affine, w uint) {
