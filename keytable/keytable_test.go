@@ -29,9 +29,27 @@ func agree(t testing.TB, pub *ecdsa.PublicKey, tab *keytable.Table, digest, sig 
 	std := ecdsa.VerifyASN1(pub, digest, sig)
 	got := tab.VerifyASN1(digest, sig)
 	ord := verify.VerifyASN1(pub, digest, sig)
-	if std != want || got != want || ord != want {
-		t.Fatalf("digest %x sig %x: want %v; crypto/ecdsa %v, table %v, ordinary %v", digest, sig, want, std, got, ord)
+	large := largeFor(t, pub).VerifyASN1(digest, sig)
+	if std != want || got != want || ord != want || large != want {
+		t.Fatalf("digest %x sig %x: want %v; crypto/ecdsa %v, table %v, ordinary %v, large table %v", digest, sig, want, std, got, ord, large)
 	}
+}
+
+// largeTables caches a NewLarge table per public key (by pointer), so that
+// every check of agree and agreeRaw also runs on a width-7 table.
+var largeTables sync.Map
+
+func largeFor(t testing.TB, pub *ecdsa.PublicKey) *keytable.Table {
+	t.Helper()
+	if v, ok := largeTables.Load(pub); ok {
+		return v.(*keytable.Table)
+	}
+	tab, err := keytable.NewLarge(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	largeTables.Store(pub, tab)
+	return tab
 }
 
 // agreeRaw does the same for (r, s) as 32-byte values.
@@ -55,8 +73,10 @@ func agreeRaw(t testing.TB, pub *ecdsa.PublicKey, tab *keytable.Table, digest []
 		wb[31] = 1
 	}
 	inv := tab.VerifyInverse(digest, &rb, &sb, &wb)
-	if std != want || got != want || ord != want || inv != want {
-		t.Fatalf("digest %x r %x s %x: want %v; crypto/ecdsa %v, table %v, ordinary %v, table with s⁻¹ %v", digest, r, s, want, std, got, ord, inv)
+	lt := largeFor(t, pub)
+	large, largeInv := lt.Verify(digest, &rb, &sb), lt.VerifyInverse(digest, &rb, &sb, &wb)
+	if std != want || got != want || ord != want || inv != want || large != want || largeInv != want {
+		t.Fatalf("digest %x r %x s %x: want %v; crypto/ecdsa %v, table %v, ordinary %v, table with s⁻¹ %v, large table %v, %v", digest, r, s, want, std, got, ord, inv, large, largeInv)
 	}
 }
 
@@ -483,6 +503,9 @@ func TestConstructorErrors(t *testing.T) {
 		if _, err := keytable.New(c.pub); !errors.Is(err, c.want) {
 			t.Errorf("New: got %v, want %v", err, c.want)
 		}
+		if _, err := keytable.NewLarge(c.pub); !errors.Is(err, c.want) {
+			t.Errorf("NewLarge: got %v, want %v", err, c.want)
+		}
 	}
 	enc, _ := k256.PublicKey.Bytes()
 	for _, c := range []struct {
@@ -536,6 +559,24 @@ func TestMarshal(t *testing.T) {
 		t.Fatal("re-marshalled table differs")
 	}
 
+	// A large table round-trips in the same format, width 7.
+	lt, err := keytable.NewLarge(&k.priv.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lenc, _ := lt.MarshalBinary()
+	if len(lenc) != 32868 || !bytes.Equal(lenc[:65], pub) || lenc[67] != 7 {
+		t.Fatalf("large encoding does not follow the documented format (len %d)", len(lenc))
+	}
+	var ltab keytable.Table
+	if err := ltab.UnmarshalBinary(lenc); err != nil {
+		t.Fatal(err)
+	}
+	agree(t, &k.priv.PublicKey, &ltab, digest[:], sig, true)
+	if again, _ := ltab.MarshalBinary(); !bytes.Equal(again, lenc) {
+		t.Fatal("re-marshalled large table differs")
+	}
+
 	reseal := func(b []byte) []byte {
 		sum := sha256.Sum256(b[:len(b)-32])
 		copy(b[len(b)-32:], sum[:])
@@ -554,7 +595,10 @@ func TestMarshal(t *testing.T) {
 		{"header only", enc[:68], keytable.ErrTruncated},
 		{"version", reseal(func() []byte { b := bytes.Clone(enc); b[65] = 2; return b }()), keytable.ErrVersion},
 		{"runs", reseal(func() []byte { b := bytes.Clone(enc); b[66] = 4; return b }()), keytable.ErrVersion},
-		{"width", reseal(func() []byte { b := bytes.Clone(enc); b[67] = 7; return b }()), keytable.ErrVersion},
+		{"width", reseal(func() []byte { b := bytes.Clone(enc); b[67] = 6; return b }()), keytable.ErrVersion},
+		{"width 7 on a width-5 body", reseal(func() []byte { b := bytes.Clone(enc); b[67] = 7; return b }()), keytable.ErrTruncated},
+		{"width 5 on a width-7 body", reseal(func() []byte { b := bytes.Clone(lenc); b[67] = 5; return b }()), keytable.ErrTruncated},
+		{"large, entry bit, resealed", reseal(func() []byte { b := bytes.Clone(lenc); b[30000] ^= 4; return b }()), keytable.ErrEntries},
 		{"point off curve", reseal(func() []byte { b := bytes.Clone(enc); b[64] ^= 1; return b }()), keytable.ErrNotOnCurve},
 		{"compressed point", append([]byte{2}, enc[1:]...), keytable.ErrEncoding},
 		{"entry bit", func() []byte { b := bytes.Clone(enc); b[1000] ^= 4; return b }(), keytable.ErrChecksum},
@@ -617,8 +661,11 @@ func TestAllocations(t *testing.T) {
 		"Table.VerifyASN1":    func() { k.tab.VerifyASN1(digest[:], sig) },
 		"Table.Verify":        func() { k.tab.Verify(digest[:], &rb, &sb) },
 		"Table.VerifyInverse": func() { k.tab.VerifyInverse(digest[:], &rb, &sb, &wb) },
-		"verify.VerifyASN1":   func() { verify.VerifyASN1(&k.priv.PublicKey, digest[:], sig) },
-		"verify.Verify":       func() { verify.Verify(&k.priv.PublicKey, digest[:], rb[:], sb[:]) },
+		"large Table.VerifyInverse": func() {
+			largeFor(t, &k.priv.PublicKey).VerifyInverse(digest[:], &rb, &sb, &wb)
+		},
+		"verify.VerifyASN1": func() { verify.VerifyASN1(&k.priv.PublicKey, digest[:], sig) },
+		"verify.Verify":     func() { verify.Verify(&k.priv.PublicKey, digest[:], rb[:], sb[:]) },
 	} {
 		if a := testing.AllocsPerRun(20, f); a != 0 {
 			t.Errorf("%s: %v allocations per call", name, a)

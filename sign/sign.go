@@ -152,7 +152,7 @@ func newSigner(priv *ecdsa.PrivateKey, deterministic bool) (*Signer, error) {
 		return nil, ErrKeyMismatch
 	}
 	s.pub = pub
-	if s.table, err = keytable.New(pub); err != nil {
+	if s.table, err = keytable.NewLarge(pub); err != nil {
 		return nil, fmt.Errorf("sign: %w", err)
 	}
 	return s, nil
