@@ -57,7 +57,7 @@ func startHTTPS(t *testing.T) *httpsServer {
 	return s
 }
 
-func lookPath(t *testing.T, name string) string {
+func lookPath(t testing.TB, name string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
 	if err != nil {
