@@ -28,7 +28,7 @@
 //	sign/nonce        SignUnchecked with a deterministic (RFC 6979) signer and
 //	                  a fixed digest (so a fixed nonce k and fixed e) versus
 //	                  random digests (random k and e): nonce derivation, comb,
-//	                  both inversions and s
+//	                  the division X/Z, the one inversion of k·t and s
 //	sign/key-one      SignUnchecked with private key d = 1 versus random keys
 //	                  (64 signer objects per class), fixed digest, hedged
 //	                  nonces
