@@ -97,3 +97,15 @@ func BenchmarkVerifyP384(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkTableNewLarge is BenchmarkTableNew for NewLarge (width 7, the
+// signer's table).
+func BenchmarkTableNewLarge(b *testing.B) {
+	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := keytable.NewLarge(&k.PublicKey); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

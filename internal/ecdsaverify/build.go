@@ -6,8 +6,8 @@ import (
 )
 
 // BuildRuns fills out (Runs·2^(w−2) entries) with the odd multiples of
-// 2^(RunLen·j)·Q, run after run, with doublings and additions of Q alone, all
-// made affine with one inversion.
+// 2^(RunLen·j)·Q, run after run, with doublings and co-Z additions of Q
+// alone, all made affine with one inversion.
 func BuildRuns(out []point.Affine, q *point.Affine, w uint) {
 	per := 1 << (w - 2)
 	if len(out) != Runs*per {
@@ -22,22 +22,21 @@ func BuildRuns(out []point.Affine, q *point.Affine, w uint) {
 		jac, scratch = make([]point.Jacobian, len(out)), make([]field.Element, len(out))
 	}
 	jac, scratch = jac[:len(out)], scratch[:len(out)]
-	var base point.Jacobian
-	var two cached
+	var base, two point.Jacobian
 	base.SetAffine(q)
 	for j := 0; j < Runs; j++ {
 		run := jac[j*per : (j+1)*per]
-		d := base
-		doubleFast(&d)
-		two.set(&d)
-		run[0] = base
+		// two = 2·base and run[0] = base, both with two's Z; then each odd
+		// multiple is the previous one plus two by a co-Z addition, which
+		// leaves two with the sum's Z for the next one.
+		doubleCoZ(&two, &run[0], &base)
 		for i := 1; i < per; i++ {
 			run[i] = run[i-1]
-			addCached(&run[i], &two, false)
+			addCoZ(&run[i], &two)
 		}
 		if j+1 < Runs {
 			// 2^RunLen·base: the first doubling is two.
-			base = d
+			base = two
 			for k := 1; k < RunLen; k++ {
 				doubleFast(&base)
 			}

@@ -255,7 +255,7 @@ func TestBuildRuns(t *testing.T) {
 	for _, d := range keys() {
 		qx, qy := c.ScalarBaseMult(d.FillBytes(make([]byte, 32)))
 		q := affine(t, qx, qy)
-		for _, w := range []uint{6, 7} {
+		for _, w := range []uint{2, 3, 4, 5, 6, 7} {
 			per := 1 << (w - 2)
 			tab := make([]point.Affine, Runs*per)
 			BuildRuns(tab, &q, w)

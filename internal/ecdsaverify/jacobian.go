@@ -177,3 +177,64 @@ func addCached(p *point.Jacobian, q *cached, neg bool) {
 	p.Y.Mul(&r, &t)
 	p.Y.Sub(&p.Y, &s1)
 }
+
+// doubleCoZ sets two = 2p and p1 = p with two's Z (Meloni's DBLU): with
+// dbl-2001-b, Z3 = 2·Y·Z, and p rescaled by λ = 2Y is (4β, 8γ², Z3), two
+// values the doubling computes anyway. p must not be the point at infinity
+// (nor of order two, which P-256 has none of). two and p1 must not alias p.
+// 3M + 5S.
+func doubleCoZ(two, p1, p *point.Jacobian) {
+	var delta, gamma, beta, alpha, t field.Element
+	delta.Square(&p.Z)
+	gamma.Square(&p.Y)
+	beta.Mul(&p.X, &gamma)
+	t.Sub(&p.X, &delta)
+	alpha.Add(&p.X, &delta)
+	alpha.Mul(&alpha, &t)
+	t.Double(&alpha)
+	alpha.Add(&alpha, &t) // α = 3(X − Z²)(X + Z²)
+	two.Z.Add(&p.Y, &p.Z)
+	two.Z.Square(&two.Z)
+	two.Z.Sub(&two.Z, &gamma)
+	two.Z.Sub(&two.Z, &delta) // 2·Y·Z
+	p1.Z = two.Z
+	beta.Double(&beta)
+	beta.Double(&beta) // 4β
+	p1.X = beta
+	gamma.Square(&gamma)
+	gamma.Double(&gamma)
+	gamma.Double(&gamma)
+	gamma.Double(&gamma) // 8γ²
+	p1.Y = gamma
+	two.X.Square(&alpha)
+	t.Double(&beta)
+	two.X.Sub(&two.X, &t) // α² − 8β
+	t.Sub(&beta, &two.X)
+	two.Y.Mul(&alpha, &t)
+	two.Y.Sub(&two.Y, &gamma) // α(4β − X3) − 8γ²
+}
+
+// addCoZ sets p = p + q and rescales q to the sum's Z, for two points that
+// share their Z (Meloni's ZADDU): with A = (Xp − Xq)², B = Xq·A, C = Xp·A,
+// the sum is (D − B − C, (Yp − Yq)(B − X3) − E, Z·(Xp − Xq)) where
+// D = (Yp − Yq)² and E = Yq·(C − B), and q becomes (B, E, Z3). 5M + 2S.
+// The caller guarantees p ≠ ±q and that neither is the point at infinity
+// (the odd multiples of BuildRuns: k·P + 2P with k odd and small).
+func addCoZ(p, q *point.Jacobian) {
+	var dx, dy, a, b, c, e field.Element
+	dx.Sub(&p.X, &q.X)
+	dy.Sub(&p.Y, &q.Y)
+	a.Square(&dx)
+	b.Mul(&q.X, &a)
+	c.Mul(&p.X, &a)
+	e.Sub(&c, &b)
+	e.Mul(&q.Y, &e)
+	p.Z.Mul(&p.Z, &dx)
+	p.X.Square(&dy)
+	p.X.Sub(&p.X, &b)
+	p.X.Sub(&p.X, &c)
+	c.Sub(&b, &p.X)
+	p.Y.Mul(&dy, &c)
+	p.Y.Sub(&p.Y, &e)
+	q.X, q.Y, q.Z = b, e, p.Z
+}
