@@ -17,6 +17,9 @@
 // uses it for the key it checks every signature against; trust anchors keep
 // the 8 KiB tables of New.
 //
+// The zero Table (declared, or left by a failed UnmarshalBinary) verifies
+// nothing: every Verify method returns false.
+//
 // A Table is immutable once built and safe for concurrent use by any
 // number of goroutines. Verification is variable time; it handles only
 // public data (the key, the digest, the signature).
@@ -164,7 +167,7 @@ func (t *Table) Bytes() []byte {
 // parsing is as strict as crypto/ecdsa's.
 func (t *Table) VerifyASN1(digest, sig []byte) bool {
 	rb, sb, ok := ecdsaverify.ParseDER(sig)
-	if !ok {
+	if !ok || t.w == 0 {
 		return false
 	}
 	var r, s scalar.Scalar
@@ -179,7 +182,7 @@ func (t *Table) VerifyASN1(digest, sig []byte) bool {
 // anything else is refused.
 func (t *Table) Verify(digest []byte, r, s *[32]byte) bool {
 	var rs, ss scalar.Scalar
-	if !ecdsaverify.Scalar32(&rs, r) || !ecdsaverify.Scalar32(&ss, s) {
+	if t.w == 0 || !ecdsaverify.Scalar32(&rs, r) || !ecdsaverify.Scalar32(&ss, s) {
 		return false
 	}
 	return ecdsaverify.VerifySplit(t.tab, t.w, digest, &rs, &ss)
@@ -192,7 +195,7 @@ func (t *Table) Verify(digest []byte, r, s *[32]byte) bool {
 // that a wrong sInv gives false.
 func (t *Table) VerifyInverse(digest []byte, r, s, sInv *[32]byte) bool {
 	var rs, ss, ws scalar.Scalar
-	if !ecdsaverify.Scalar32(&rs, r) || !ecdsaverify.Scalar32(&ss, s) || !ecdsaverify.Scalar32(&ws, sInv) {
+	if t.w == 0 || !ecdsaverify.Scalar32(&rs, r) || !ecdsaverify.Scalar32(&ss, s) || !ecdsaverify.Scalar32(&ws, sInv) {
 		return false
 	}
 	return ecdsaverify.VerifySplitInverse(t.tab, t.w, digest, &rs, &ss, &ws)

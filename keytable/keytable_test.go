@@ -728,3 +728,23 @@ func TestOppositeKeys(t *testing.T) {
 	sig, _ := ecdsa.SignASN1(rand.Reader, k, digest[:])
 	agree(t, &o.PublicKey, otab, digest[:], sig, false)
 }
+
+// TestZeroTable: a Table that was never built (or whose UnmarshalBinary
+// failed) refuses every signature instead of panicking.
+func TestZeroTable(t *testing.T) {
+	k := testKeys(t, 1)[3]
+	digest := sha256.Sum256([]byte("zero"))
+	sig, _ := ecdsa.SignASN1(rand.Reader, k.priv, digest[:])
+	r, s, _ := ecdsa.Sign(rand.Reader, k.priv, digest[:])
+	var rb, sb, wb [32]byte
+	r.FillBytes(rb[:])
+	s.FillBytes(sb[:])
+	new(big.Int).ModInverse(s, nBig).FillBytes(wb[:])
+	var zero keytable.Table
+	if err := zero.UnmarshalBinary([]byte("not a table")); err == nil {
+		t.Fatal("garbage accepted")
+	}
+	if zero.VerifyASN1(digest[:], sig) || zero.Verify(digest[:], &rb, &sb) || zero.VerifyInverse(digest[:], &rb, &sb, &wb) {
+		t.Fatal("the zero Table accepted a signature")
+	}
+}
