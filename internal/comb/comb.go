@@ -31,14 +31,14 @@
 //   - amd64 with AVX-512 F and IFMA: eight positions at a time, one per ZMM
 //     lane (comb8AVX512, radix 2^52 arithmetic with VPMADD52LUQ/HUQ, complete
 //     projective additions), then a tree of three complete additions across
-//     the lanes. See gen/avx512.go.
+//     the lanes. See _asm/avx512.go.
 //
 // All are constant time; the tests run each one available against
 // crypto/ecdh, and against one another.
 package comb
 
 //go:generate go run ./gen -w 6 -out table.go
-//go:generate go run ./gen -w 6 -asm -out comb_amd64.s
+//go:generate go run -C _asm . -w 6 -out ../comb_amd64.s -stubs ../comb_amd64_stubs.go -pkg comb
 
 import (
 	"github.com/p256tls/p256tls/internal/field"

@@ -4,6 +4,7 @@ package comb
 
 import (
 	"sync"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 
@@ -11,48 +12,18 @@ import (
 	"github.com/p256tls/p256tls/internal/point"
 )
 
-// The eight-lane AVX-512 IFMA kernel (gen/avx512.go).
+// The eight-lane AVX-512 IFMA kernel (_asm/avx512.go).
 
 // scratch8Words is the size of the kernel's scratch space in 64-bit words:
 // 26 vector field elements of 5×8 words (17 variables and constants, and
 // the multiples 0·p … 8·p).
 const scratch8Words = 26 * 40
 
-//go:noescape
-func addFullADX(out, q, r *point.Projective)
-
-//go:noescape
-func comb8AVX512(tabs *[8 * rounds8]*[entries]point.Affine, digits *recoding, scratch *[scratch8Words]uint64)
-
-// Subroutines of comb8AVX512, with a register calling convention; declared
-// for the assembler's checks only.
-func vaddFull52()
-func vlookup52()
-func vmul52()
-func vadd52()
-func vsub52()
-func vfold52()
-func vcanon52()
-
-// Single field operations on scratch slots 0 and 1 into slot 2, for tests.
-//
-//go:noescape
-func vecMulAVX512(s *[scratch8Words]uint64)
-
-//go:noescape
-func vecAddAVX512(s *[scratch8Words]uint64)
-
-//go:noescape
-func vecSubAVX512(s *[scratch8Words]uint64)
-
-//go:noescape
-func vecAddFullAVX512(s *[scratch8Words]uint64)
-
-//go:noescape
-func vecFoldAVX512(s *[scratch8Words]uint64)
-
-//go:noescape
-func vecCanonAVX512(s *[scratch8Words]uint64)
+// addFull sets out = q + r with the ADX complete addition (out may alias q
+// or r).
+func addFull(out, q, r *point.Projective) {
+	addFullADX(projectiveWords(out), projectiveWords(q), projectiveWords(r))
+}
 
 // useWide selects the eight-lane kernel: it needs AVX-512 F and IFMA (and
 // the operating system's support for the ZMM state, which cpu checks).
@@ -79,23 +50,23 @@ func scalarBaseMultWide(out *point.Projective, k *[4]uint64) {
 	st := widePool.Get().(*wideState)
 	kk := doubled(k)
 	recode(&st.digits, &kk)
-	comb8AVX512(&tabs8, &st.digits, &st.scratch)
+	comb8AVX512((*[8 * rounds8]*[entries][8]uint64)(unsafe.Pointer(&tabs8)), (*[rounds8][3][8]uint64)(&st.digits), &st.scratch)
 	// Lanes 0–3 of X1, Y1, Z1 (slots 0, 1, 2) hold four partial sums in
 	// radix 2^52, read back as Montgomery values for R = 2^256: each is its
 	// point scaled by 2^−4, which projective coordinates do not see.
 	for l := range st.part {
 		st.part[l] = point.Projective{X: lane(&st.scratch, 0, l), Y: lane(&st.scratch, 1, l), Z: lane(&st.scratch, 2, l)}
 	}
-	addFullADX(&st.part[0], &st.part[0], &st.part[1])
-	addFullADX(&st.part[2], &st.part[2], &st.part[3])
-	addFullADX(&st.part[0], &st.part[0], &st.part[2])
+	addFull(&st.part[0], &st.part[0], &st.part[1])
+	addFull(&st.part[2], &st.part[2], &st.part[3])
+	addFull(&st.part[0], &st.part[0], &st.part[2])
 	// Remove the z offsets, z = the number of zero digits in round 0.
 	var z uint64
 	for _, f := range st.digits[0][2] {
 		z += f
 	}
 	selectNegZT(&st.part[1], z)
-	addFullADX(out, &st.part[0], &st.part[1])
+	addFull(out, &st.part[0], &st.part[1])
 	wipe(st)
 	widePool.Put(st)
 }

@@ -182,13 +182,13 @@ func TestAddFull(t *testing.T) {
 	for _, p := range pts {
 		for _, q := range pts {
 			var got, want point.Projective
-			addFullADX(&got, &p, &q)
+			addFull(&got, &p, &q)
 			want.Add(&p, &q)
 			if got != want {
 				t.Fatal("addFullADX differs from point.Projective.Add")
 			}
 			got = p
-			addFullADX(&got, &got, &q)
+			addFull(&got, &got, &q)
 			if got != want {
 				t.Fatal("addFullADX with aliased output differs")
 			}

@@ -40,6 +40,8 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
 )
 
 const (
@@ -466,19 +468,20 @@ func (a *asm) vkernelSetup() {
 
 func (a *asm) genComb8(rounds, entries int) {
 
-	fmt.Fprintf(&a.buf, "\n// func comb8AVX512(tabs *[%d]*[%d]point.Affine, digits *recoding, scratch *[%d]uint64)\n", 8*rounds, entries, vSize/8)
-	fmt.Fprintf(&a.buf, "// Requires: AVX512F, AVX512IFMA. See gen/avx512.go. The sum is left in\n")
-	fmt.Fprintf(&a.buf, "// scratch's X1, Y1, Z1: four partial sums, in lanes 0–3.\n")
-	fmt.Fprintf(&a.buf, "TEXT ·comb8AVX512(SB), NOSPLIT, $0-24\n")
+	a.text("comb8AVX512", fmt.Sprintf("func(tabs *[%d]*[%d][8]uint64, digits *[%d][3][8]uint64, scratch *[%d]uint64)", 8*rounds, entries, rounds, vSize/8), 0,
+		"comb8AVX512 runs the comb eight positions at a time (tabs: each position's",
+		"point.Affine entries; digits: the recoding). The sum is left in scratch's X1,",
+		"Y1, Z1: four partial sums, in lanes 0–3. Requires AVX512F, AVX512IFMA; see",
+		"_asm/avx512.go.")
 	a.ins("MOVQ", "tabs+0(FP)", "BX")
 	a.ins("MOVQ", "digits+8(FP)", "SI")
 	a.ins("MOVQ", "scratch+16(FP)", "DI")
 	a.vkernelSetup()
 	a.comment("The offset point T (see table.go) in the vector domain:")
 	a.comment("(x_T·2^260, y_T·2^260, 2^260) mod p.")
-	T := mult(offsetScalar(), affine{x: curveGx, y: curveGy})
-	a.vconst(vX1, radix52(limbsOf(mulMod(T.x, pow2(260)))))
-	a.vconst(vY1, radix52(limbsOf(mulMod(T.y, pow2(260)))))
+	tx, ty := offsetPoint()
+	a.vconst(vX1, radix52(limbsOf(mulMod(tx, pow2(260)))))
+	a.vconst(vY1, radix52(limbsOf(mulMod(ty, pow2(260)))))
 	a.vconst(vZ1, radix52(limbsOf(mulMod(pow2(0), pow2(260)))))
 	a.vconst(vZ2, cVal)
 	a.comment("Round 0 needs no addition: a lane whose digit is not zero starts from the")
@@ -493,7 +496,7 @@ func (a *asm) genComb8(rounds, entries int) {
 	a.ins("ADDQ", "$64", "BX")
 	a.ins("ADDQ", "$192", "SI")
 	a.ins("MOVQ", fmt.Sprintf("$%d", rounds-1), "CX")
-	fmt.Fprintf(&a.buf, "\nround:\n")
+	Label("round")
 	a.ins("CALL", "·vlookup52(SB)")
 	a.ins("CALL", "·vaddFull52(SB)")
 
@@ -540,9 +543,10 @@ func (a *asm) genComb8(rounds, entries int) {
 	a.ins("RET")
 
 	// Subroutines.
-	fmt.Fprintf(&a.buf, "\n// func vlookup52() (subroutine of comb8AVX512: X2, Y2 = the eight lanes' entries of\n")
-	fmt.Fprintf(&a.buf, "// the round, tables at (BX), digits at (SI), y negated where the digit is negative)\n")
-	fmt.Fprintf(&a.buf, "TEXT ·vlookup52(SB), NOSPLIT, $0-0\n")
+	a.text("vlookup52", "func()", 0,
+		"vlookup52 is a subroutine of comb8AVX512 (register calling convention): X2,",
+		"Y2 = the eight lanes' entries of the round, tables at (BX), digits at (SI), y",
+		"negated where the digit is negative. Declared for the assembler's checks only.")
 	a.comment("Each lane l reads all %d entries of its position (pointer R8+l).", entries)
 	for l := 0; l < 8; l++ {
 		a.ins("MOVQ", fmt.Sprintf("%d(BX)", 8*l), fmt.Sprintf("R%d", 8+l))
@@ -627,13 +631,15 @@ func (a *asm) genComb8(rounds, entries int) {
 	a.vmerge(vY2, vT0, "K2")
 
 	a.ins("RET")
-	fmt.Fprintf(&a.buf, "\n// func vaddFull52() (subroutine of comb8AVX512: X3, Y3, Z3 = (X1, Y1, Z1) + (X2, Y2, Z2) on the slots at DI)\n")
-	fmt.Fprintf(&a.buf, "TEXT ·vaddFull52(SB), NOSPLIT, $0-0\n")
+	a.text("vaddFull52", "func()", 0,
+		"vaddFull52 is a subroutine of comb8AVX512: X3, Y3, Z3 = (X1, Y1, Z1) +",
+		"(X2, Y2, Z2) on the slots at DI. Declared for the assembler's checks only.")
 	a.vaddFull(vX1, vY1, vZ1, vX2, vY2, vZ2, vB, vT0, vT1, vT2, vT3, vT4, vX3, vY3, vZ3)
 	a.ins("RET")
 	for _, op := range []string{"mul", "add", "sub", "fold", "canon"} {
-		fmt.Fprintf(&a.buf, "\n// func v%s52() (subroutine: (R10) = %s of (R8), (R9), (R11); constants in Z28–Z31)\n", op, op)
-		fmt.Fprintf(&a.buf, "TEXT ·v%s52(SB), NOSPLIT, $0-0\n", op)
+		a.text("v"+op+"52", "func()", 0,
+			fmt.Sprintf("v%s52 is a subroutine: (R10) = %s of (R8), (R9), (R11); constants in", op, op),
+			"Z28–Z31. Declared for the assembler's checks only.")
 		switch op {
 		case "mul":
 			a.vmulBody(vdst, vx, vy)
@@ -649,8 +655,9 @@ func (a *asm) genComb8(rounds, entries int) {
 		a.ins("RET")
 	}
 
-	fmt.Fprintf(&a.buf, "\n// func vecAddFullAVX512(s *[%d]uint64) (benchmarks only: one complete addition on the kernel's slots)\n", vSize/8)
-	fmt.Fprintf(&a.buf, "TEXT ·vecAddFullAVX512(SB), NOSPLIT, $0-8\n")
+	a.text("vecAddFullAVX512", fmt.Sprintf("func(s *[%d]uint64)", vSize/8), 0,
+		"vecAddFullAVX512 runs one complete addition on the kernel's slots (benchmarks",
+		"only).")
 	a.ins("MOVQ", "s+0(FP)", "DI")
 	a.vkernelSetup()
 	a.ins("CALL", "·vaddFull52(SB)")
@@ -660,8 +667,8 @@ func (a *asm) genComb8(rounds, entries int) {
 	// Test kernels: one field operation on scratch slots 0 and 1 (and 3 for
 	// the K·p of a subtraction) into slot 2.
 	for _, op := range []string{"Mul", "Add", "Sub", "Fold", "Canon"} {
-		fmt.Fprintf(&a.buf, "\n// func vec%sAVX512(s *[%d]uint64) (tests only: slot 2 = %s of slots 0, 1, 3)\n", op, vSize/8, op)
-		fmt.Fprintf(&a.buf, "TEXT ·vec%sAVX512(SB), NOSPLIT, $0-8\n", op)
+		a.text("vec"+op+"AVX512", fmt.Sprintf("func(s *[%d]uint64)", vSize/8), 0,
+			fmt.Sprintf("vec%sAVX512 sets slot 2 = %s of slots 0, 1 (and 3) (tests only).", op, op))
 		a.ins("MOVQ", "s+0(FP)", "DI")
 		a.vsetup()
 		a.ins("LEAQ", "960(DI)", "R11")
