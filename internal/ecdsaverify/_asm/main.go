@@ -26,13 +26,8 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
-)
 
-// Limbs 1 and 3 of p = 2^256 - 2^224 + 2^192 + 2^96 - 1; limb 0 is 2^64-1
-// and limb 2 is 0.
-const (
-	p1 = 0x00000000ffffffff
-	p3 = 0xffffffff00000001
+	"github.com/p256tls/p256tls/internal/_asmlib"
 )
 
 func main() {
@@ -44,44 +39,22 @@ func main() {
 }
 
 // fe is a field element in memory: four limbs, least significant first.
-type fe [4]Mem
+type fe = asmlib.FE
 
 // at returns the element at byte offset disp from m.
-func at(m Mem, disp int) fe {
-	var e fe
-	for i := range e {
-		e[i] = m.Offset(disp + 8*i)
-	}
-	return e
-}
+func at(m Mem, disp int) fe { return asmlib.At(m, disp) }
 
-// pool is a free list of physical registers, handed out in a fixed order so
-// that the output does not change from run to run. DX is not in it: MULX
-// reads it, and the code below uses it as a named scratch register.
-type pool struct{ free []GPPhysical }
+// The register pool (DX is never in it: MULX reads it, and the code below
+// uses it as a named scratch register), the reduction addend, the
+// subtraction of p and the rows and rounds of the multiplication are
+// asmlib's, shared with internal/field/_asm.
+type pool = asmlib.Pool
 
-func newPool(rs ...GPPhysical) *pool { return &pool{free: rs} }
-
-func (p *pool) get() GPPhysical {
-	if len(p.free) == 0 {
-		panic("out of registers")
-	}
-	r := p.free[0]
-	p.free = p.free[1:]
-	return r
-}
-
-func (p *pool) get4() [4]GPPhysical {
-	return [4]GPPhysical{p.get(), p.get(), p.get(), p.get()}
-}
-
-func (p *pool) put(rs ...GPPhysical) { p.free = append(p.free, rs...) }
-
-func (p *pool) put4(r [4]GPPhysical) { p.put(r[:]...) }
+func newPool(rs ...GPPhysical) *pool { return asmlib.NewPool(rs...) }
 
 // load returns the element x in four new registers.
 func load(x fe, regs *pool) [4]GPPhysical {
-	r := regs.get4()
+	r := regs.Get4()
 	for i := range r {
 		MOVQ(x[i], r[i])
 	}
@@ -95,77 +68,14 @@ func storeFE(v [4]GPPhysical, x fe) {
 	}
 }
 
-// addend computes the limbs of A(m) = m·2^32 + m·p3·2^128 without a
-// multiplication. It returns (m<<32, m>>32, lo(m·p3), hi(m·p3)); the third
-// is m itself, overwritten.
-func addend(m GPPhysical, regs *pool) (lo, hi, pl, ph GPPhysical) {
-	lo, hi, ph = regs.get(), regs.get(), regs.get()
-	MOVQ(m, lo)
-	SHLQ(U8(32), lo)
-	MOVQ(m, hi)
-	SHRQ(U8(32), hi)
-	MOVQ(m, ph)
-	SUBQ(lo, m) // m·p3 = (m:m) - (hi:lo)
-	SBBQ(hi, ph)
-	return lo, hi, m, ph
-}
-
-// subP sets s = v - p limb by limb from copies of v and leaves the borrow
-// in CF. pr is a scratch register for the constant limbs.
-func subP(s, v [4]GPPhysical, pr GPPhysical) {
-	for i := range s {
-		MOVQ(v[i], s[i])
-	}
-	SUBQ(I32(-1), s[0])
-	MOVL(U32(p1), pr.As32())
-	SBBQ(pr, s[1])
-	SBBQ(Imm(0), s[2])
-	MOVQ(U64(p3), pr)
-	SBBQ(pr, s[3])
-}
-
-// ---------------------------------------------------------------------------
-// Montgomery multiplication: rows of x·y[i] interleaved with reduction
-// rounds over a sliding window a[k..k+5] of accumulator limbs.
-
-func mulRow(a []GPPhysical, x, y fe, r int, regs *pool) {
-	Commentf("Row %d: a[%d..%d] += x·y[%d]; low halves on CF, high halves on OF.", r, r, r+4, r)
-	lo, hi, zr := regs.get(), regs.get(), regs.get()
-	a[r+4] = regs.get()
-	MOVQ(y[r], RDX)
-	XORL(zr.As32(), zr.As32())
-	for j := 0; j < 3; j++ {
-		MULXQ(x[j], lo, hi)
-		ADCXQ(lo, a[r+j])
-		ADOXQ(hi, a[r+j+1])
-	}
-	MULXQ(x[3], lo, a[r+4])
-	ADCXQ(lo, a[r+3])
-	ADOXQ(zr, a[r+4])
-	ADCXQ(zr, a[r+4])
-	regs.put(lo, hi, zr)
-}
-
-func mulRound(a []GPPhysical, k int, regs *pool, last bool) {
-	Commentf("Round %d: m = a[%d]; a[%d..%d] += m·2^32 + m·p3·2^128.", k, k, k+1, k+4)
-	lo, hi, pl, ph := addend(a[k], regs)
-	ADDQ(lo, a[k+1])
-	ADCQ(hi, a[k+2])
-	ADCQ(pl, a[k+3])
-	ADCQ(ph, a[k+4])
-	if !last {
-		ADCQ(Imm(0), a[k+5])
-	}
-	regs.put(lo, hi, pl, ph)
-}
-
-// mul returns x·y·2^-256 mod p, below p, in four new registers.
+// mul returns x·y·2^-256 mod p, below p, in four new registers: rows of
+// x·y[i] interleaved with reduction rounds (asmlib.MulRow, asmlib.MulRound).
 func mul(x, y fe, regs *pool) [4]GPPhysical {
 	a := make([]GPPhysical, 9)
 	for i := 0; i < 5; i++ {
-		a[i] = regs.get()
+		a[i] = regs.Get()
 	}
-	lo := regs.get()
+	lo := regs.Get()
 	Comment("Row 0: a[0..4] = x·y[0].")
 	MOVQ(y[0], RDX)
 	MULXQ(x[0], a[0], a[1])
@@ -176,28 +86,28 @@ func mul(x, y fe, regs *pool) [4]GPPhysical {
 	MULXQ(x[3], lo, a[4])
 	ADCQ(lo, a[3])
 	ADCQ(Imm(0), a[4])
-	regs.put(lo)
+	regs.Put(lo)
 
-	mulRow(a, x, y, 1, regs)
-	mulRound(a, 0, regs, false)
-	mulRow(a, x, y, 2, regs)
-	mulRound(a, 1, regs, false)
-	mulRow(a, x, y, 3, regs)
-	mulRound(a, 2, regs, false)
-	mulRound(a, 3, regs, true)
+	asmlib.MulRow(a, x, y, 1, regs)
+	asmlib.MulRound(a, 0, regs, false)
+	asmlib.MulRow(a, x, y, 2, regs)
+	asmlib.MulRound(a, 1, regs, false)
+	asmlib.MulRow(a, x, y, 3, regs)
+	asmlib.MulRound(a, 2, regs, false)
+	asmlib.MulRound(a, 3, regs, true)
 
 	Comment("r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.")
-	c := regs.get()
+	c := regs.Get()
 	SBBQ(c, c) // c = -carry
 	r := [4]GPPhysical{a[4], a[5], a[6], a[7]}
-	s := regs.get4()
-	subP(s, r, RDX)
+	s := regs.Get4()
+	asmlib.SubP(s, r, RDX)
 	SBBQ(Imm(0), c) // borrows iff the carry was 0 and r - p borrowed
 	for i := range s {
 		CMOVQCS(r[i], s[i])
 	}
-	regs.put4(r)
-	regs.put(c)
+	regs.Put4(r)
+	regs.Put(c)
 	return s
 }
 
@@ -210,9 +120,9 @@ func mul(x, y fe, regs *pool) [4]GPPhysical {
 func square(x fe, regs *pool) [4]GPPhysical {
 	var t [8]GPPhysical
 	for i := range t {
-		t[i] = regs.get()
+		t[i] = regs.Get()
 	}
-	lo, h0, b0, b1 := regs.get(), regs.get(), regs.get(), regs.get()
+	lo, h0, b0, b1 := regs.Get(), regs.Get(), regs.Get(), regs.Get()
 
 	Comment("Square: x[0]² first.")
 	MOVQ(x[0], RDX)
@@ -259,24 +169,24 @@ func square(x fe, regs *pool) [4]GPPhysical {
 	}
 	ADCXQ(zr, t[7])
 	ADOXQ(zr, t[7])
-	regs.put(lo, h0, b0, b1)
+	regs.Put(lo, h0, b0, b1)
 
 	u := [4]GPPhysical{t[0], t[1], t[2], t[3]}
 	for k := 0; k < 4; k++ {
 		Commentf("Reduction round %d: u = u/2^64 + A(u[0]).", k)
-		lo, hi, pl, ph := addend(u[0], regs)
+		lo, hi, pl, ph := asmlib.Addend(u[0], regs)
 		ADDQ(lo, u[1])
 		ADCQ(hi, u[2])
 		ADCQ(pl, u[3])
 		ADCQ(Imm(0), ph)
-		regs.put(lo, hi, pl)
+		regs.Put(lo, hi, pl)
 		u = [4]GPPhysical{u[1], u[2], u[3], ph}
 	}
 
 	Comment("d = t[4..7] - p; r = u + t[4..7] on CF, s = u + d on OF; OF iff r ≥ p.")
 	h := [4]GPPhysical{t[4], t[5], t[6], t[7]}
-	d := regs.get4()
-	subP(d, h, RDX)
+	d := regs.Get4()
+	asmlib.SubP(d, h, RDX)
 	XORL(EDX, EDX)
 	for i := range d {
 		ADOXQ(u[i], d[i])
@@ -285,8 +195,8 @@ func square(x fe, regs *pool) [4]GPPhysical {
 	for i := range d {
 		CMOVQOC(u[i], d[i])
 	}
-	regs.put4(u)
-	regs.put4(h)
+	regs.Put4(u)
+	regs.Put4(h)
 	return d
 }
 
@@ -296,52 +206,52 @@ func square(x fe, regs *pool) [4]GPPhysical {
 // add returns a + b mod p in four new registers and frees a. b may be a
 // itself (a doubling) or memory.
 func add(a [4]GPPhysical, b [4]Op, regs *pool) [4]GPPhysical {
-	c := regs.get()
+	c := regs.Get()
 	XORL(c.As32(), c.As32())
 	ADDQ(b[0], a[0])
 	for i := 1; i < 4; i++ {
 		ADCQ(b[i], a[i])
 	}
 	ADCQ(Imm(0), c)
-	s := regs.get4()
-	subP(s, a, RDX)
+	s := regs.Get4()
+	asmlib.SubP(s, a, RDX)
 	SBBQ(Imm(0), c) // borrows iff a + b < p
 	for i := range s {
 		CMOVQCS(a[i], s[i])
 	}
-	regs.put4(a)
-	regs.put(c)
+	regs.Put4(a)
+	regs.Put(c)
 	return s
 }
 
 // sub sets a = a - b mod p.
 func sub(a [4]GPPhysical, b [4]Op, regs *pool) {
-	m, t := regs.get(), regs.get()
+	m, t := regs.Get(), regs.Get()
 	SUBQ(b[0], a[0])
 	for i := 1; i < 4; i++ {
 		SBBQ(b[i], a[i])
 	}
 	SBBQ(m, m) // m = -borrow: add p back
-	MOVL(U32(p1), t.As32())
+	MOVL(U32(asmlib.P1), t.As32())
 	ANDQ(m, t)
-	MOVQ(U64(p3), RDX)
+	MOVQ(U64(asmlib.P3), RDX)
 	ANDQ(m, RDX)
 	ADDQ(m, a[0])
 	ADCQ(t, a[1])
 	ADCQ(Imm(0), a[2])
 	ADCQ(RDX, a[3])
-	regs.put(m, t)
+	regs.Put(m, t)
 }
 
 // half sets a = a/2 mod p: (a + p)/2 if a is odd, else a/2.
 func half(a [4]GPPhysical, regs *pool) {
-	m, t, c := regs.get(), regs.get(), regs.get()
+	m, t, c := regs.Get(), regs.Get(), regs.Get()
 	MOVQ(a[0], m)
 	ANDQ(Imm(1), m)
 	NEGQ(m)
-	MOVL(U32(p1), t.As32())
+	MOVL(U32(asmlib.P1), t.As32())
 	ANDQ(m, t)
-	MOVQ(U64(p3), RDX)
+	MOVQ(U64(asmlib.P3), RDX)
 	ANDQ(m, RDX)
 	MOVL(U32(0), c.As32())
 	ADDQ(m, a[0])
@@ -353,7 +263,7 @@ func half(a [4]GPPhysical, regs *pool) {
 	SHRQ(U8(1), a[2], a[1])
 	SHRQ(U8(1), a[3], a[2])
 	SHRQ(U8(1), c, a[3])
-	regs.put(m, t, c)
+	regs.Put(m, t, c)
 }
 
 func ops(r [4]GPPhysical) [4]Op { return [4]Op{r[0], r[1], r[2], r[3]} }
@@ -383,10 +293,10 @@ func genDouble() {
 	s := load(X, regs)
 	sub(s, ops(d), regs)
 	storeFE(s, T)
-	regs.put4(s)
+	regs.Put4(s)
 	s = add(d, mops(X), regs)
 	storeFE(s, A)
-	regs.put4(s)
+	regs.Put4(s)
 
 	Comment("α = A·T, then 3α/2")
 	s = mul(A, T, regs)
@@ -395,20 +305,20 @@ func genDouble() {
 	s = add(s, mops(alpha), regs)
 	half(s, regs)
 	storeFE(s, alpha)
-	regs.put4(s)
+	regs.Put4(s)
 
 	Comment("γ = Y², β = X·γ")
 	s = square(Y, regs)
 	storeFE(s, gamma)
-	regs.put4(s)
+	regs.Put4(s)
 	s = mul(X, gamma, regs)
 	storeFE(s, beta)
-	regs.put4(s)
+	regs.Put4(s)
 
 	Comment("Z' = Y·Z")
 	s = mul(Z, Y, regs)
 	storeFE(s, Z)
-	regs.put4(s)
+	regs.Put4(s)
 
 	Comment("X' = α² - 2β")
 	x := square(alpha, regs)
@@ -419,17 +329,17 @@ func genDouble() {
 	s = load(beta, regs)
 	sub(s, ops(x), regs)
 	storeFE(s, T)
-	regs.put4(s)
-	regs.put4(x)
+	regs.Put4(s)
+	regs.Put4(x)
 
 	Comment("γ = γ², Y' = α·T - γ")
 	s = square(gamma, regs)
 	storeFE(s, gamma)
-	regs.put4(s)
+	regs.Put4(s)
 	s = mul(alpha, T, regs)
 	sub(s, mops(gamma), regs)
 	storeFE(s, Y)
-	regs.put4(s)
+	regs.Put4(s)
 	RET()
 }
 
@@ -459,71 +369,71 @@ func genAddMixed() {
 	regs := newPool(RAX, RBX, RCX, RSI, R8, R9, R10, R11, R12, R13, R14, R15)
 
 	Comment("Copy a's X2 and Y2 to the frame.")
-	ap := regs.get()
+	ap := regs.Get()
 	Load(Param("a"), ap)
 	for i := 0; i < 8; i++ {
 		MOVQ(Mem{Base: ap, Disp: 8 * i}, RDX)
 		MOVQ(RDX, frame.Offset(8*i))
 	}
-	regs.put(ap)
+	regs.Put(ap)
 
 	Comment("ZZ = Z1²")
 	s := square(Z, regs)
 	storeFE(s, ZZ)
-	regs.put4(s)
+	regs.Put4(s)
 
 	Comment("H = X2·ZZ - X1; stop if H = 0")
 	s = mul(AX_, ZZ, regs)
 	sub(s, mops(X), regs)
 	storeFE(s, H)
-	t := regs.get()
+	t := regs.Get()
 	MOVQ(s[0], t)
 	ORQ(s[1], t)
 	ORQ(s[2], t)
 	ORQ(s[3], t)
 	JZ(LabelRef("hzero"))
-	regs.put(t)
-	regs.put4(s)
+	regs.Put(t)
+	regs.Put4(s)
 
 	Comment("S2 = Y2·Z1·ZZ, negated if neg ≠ 0")
 	s = mul(AY_, Z, regs)
 	storeFE(s, R)
-	regs.put4(s)
+	regs.Put4(s)
 	s = mul(R, ZZ, regs)
-	n := regs.get4()
+	n := regs.Get4()
 	for i := range n {
 		XORL(n[i].As32(), n[i].As32())
 	}
 	sub(n, ops(s), regs)
-	t = regs.get()
+	t = regs.Get()
 	Load(Param("neg"), t)
 	TESTQ(t, t)
 	for i := range s {
 		CMOVQNE(n[i], s[i])
 	}
-	regs.put(t)
-	regs.put4(n)
+	regs.Put(t)
+	regs.Put4(n)
 
 	Comment("r = S2 - Y1")
 	sub(s, mops(Y), regs)
 	storeFE(s, R)
-	regs.put4(s)
+	regs.Put4(s)
 
 	Comment("HH = H², HHH = HH·H, V = X1·HH")
 	s = square(H, regs)
 	storeFE(s, HH)
-	regs.put4(s)
+	regs.Put4(s)
 	s = mul(HH, H, regs)
 	storeFE(s, HHH)
-	regs.put4(s)
+	regs.Put4(s)
 	s = mul(X, HH, regs)
 	storeFE(s, V)
-	regs.put4(s)
+	regs.Put4(s)
 
 	Comment("Z3 = Z1·H")
 	s = mul(Z, H, regs)
 	storeFE(s, Z)
-	regs.put4(s)
+	regs.Put4(s)
 
 	Comment("X3 = r² - HHH - 2V")
 	x := square(R, regs)
@@ -535,19 +445,19 @@ func genAddMixed() {
 	s = load(V, regs)
 	sub(s, ops(x), regs)
 	storeFE(s, T)
-	regs.put4(s)
-	regs.put4(x)
+	regs.Put4(s)
+	regs.Put4(x)
 
 	Comment("HHH = HHH·Y1, Y3 = r·T - HHH")
 	s = mul(HHH, Y, regs)
 	storeFE(s, HHH)
-	regs.put4(s)
+	regs.Put4(s)
 	s = mul(R, T, regs)
 	sub(s, mops(HHH), regs)
 	storeFE(s, Y)
-	regs.put4(s)
+	regs.Put4(s)
 
-	t = regs.get()
+	t = regs.Get()
 	XORL(t.As32(), t.As32())
 	Store(t, ReturnIndex(0))
 	RET()

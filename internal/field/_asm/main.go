@@ -43,13 +43,8 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
-)
 
-// Limbs 1 and 3 of p = 2^256 - 2^224 + 2^192 + 2^96 - 1; limb 0 is 2^64-1
-// and limb 2 is 0.
-const (
-	p1 = 0x00000000ffffffff
-	p3 = 0xffffffff00000001
+	"github.com/p256tls/p256tls/internal/_asmlib"
 )
 
 func main() {
@@ -68,52 +63,6 @@ func main() {
 // limb returns the memory operand of limb i of the [4]uint64 at base.
 func limb(base GPPhysical, i int) Mem { return Mem{Base: base, Disp: 8 * i} }
 
-// pool is a free list of physical registers, handed out in a fixed order so
-// that the output does not change from run to run.
-type pool struct{ free []GPPhysical }
-
-func newPool(rs ...GPPhysical) *pool { return &pool{free: rs} }
-
-func (p *pool) get() GPPhysical {
-	if len(p.free) == 0 {
-		panic("out of registers")
-	}
-	r := p.free[0]
-	p.free = p.free[1:]
-	return r
-}
-
-func (p *pool) put(rs ...GPPhysical) { p.free = append(p.free, rs...) }
-
-// addend computes the limbs of A(m) = m·2^32 + m·p3·2^128 without a
-// multiplication. It returns (m<<32, m>>32, lo(m·p3), hi(m·p3)); the third
-// is m itself, overwritten.
-func addend(m GPPhysical, regs *pool) (lo, hi, pl, ph GPPhysical) {
-	lo, hi, ph = regs.get(), regs.get(), regs.get()
-	MOVQ(m, lo)
-	SHLQ(U8(32), lo)
-	MOVQ(m, hi)
-	SHRQ(U8(32), hi)
-	MOVQ(m, ph)
-	SUBQ(lo, m) // m·p3 = (m:m) - (hi:lo)
-	SBBQ(hi, ph)
-	return lo, hi, m, ph
-}
-
-// subP sets s = v - p limb by limb from copies of v and leaves the borrow
-// in CF. pr is a scratch register for the constant limbs.
-func subP(s, v [4]GPPhysical, pr GPPhysical) {
-	for i := range s {
-		MOVQ(v[i], s[i])
-	}
-	SUBQ(I32(-1), s[0])
-	MOVL(U32(p1), pr.As32())
-	SBBQ(pr, s[1])
-	SBBQ(Imm(0), s[2])
-	MOVQ(U64(p3), pr)
-	SBBQ(pr, s[3])
-}
-
 // store writes v to the result pointer z.
 func store(v [4]GPPhysical, zp GPPhysical) {
 	Load(Param("z"), zp)
@@ -124,46 +73,8 @@ func store(v [4]GPPhysical, zp GPPhysical) {
 }
 
 // ---------------------------------------------------------------------------
-// ADX multiplication: rows of x·y[i] interleaved with reduction rounds.
-
-// In mulADX the accumulator is a sliding window of limbs a[k..k+5]. Row i
-// adds x·y[i] at limbs i..i+4; round k adds A(a[k]) at limbs k+1..k+4 and
-// retires limb k. Row k+1 comes before round k, so that the quotient digit of
-// round k+1, limb k+1, is complete one addition after round k starts.
-
-// mulRow adds x·y[r] into a[r..r+4] on the two carry chains; a[r+4] is new.
-func mulRow(a []GPPhysical, xp, yp GPPhysical, r int, regs *pool) {
-	Commentf("Row %d: a[%d..%d] += x·y[%d]; low halves on CF, high halves on OF.", r, r, r+4, r)
-	lo, hi, zr := regs.get(), regs.get(), regs.get()
-	a[r+4] = regs.get()
-	MOVQ(limb(yp, r), RDX)
-	XORL(zr.As32(), zr.As32())
-	for j := 0; j < 3; j++ {
-		MULXQ(limb(xp, j), lo, hi)
-		ADCXQ(lo, a[r+j])
-		ADOXQ(hi, a[r+j+1])
-	}
-	MULXQ(limb(xp, 3), lo, a[r+4])
-	ADCXQ(lo, a[r+3])
-	ADOXQ(zr, a[r+4])
-	ADCXQ(zr, a[r+4])
-	regs.put(lo, hi, zr)
-}
-
-// mulRound adds A(a[k]) into a[k+1..k+4] and, unless last, the carry into
-// a[k+5]. a[k] is retired. The last round leaves its carry in CF.
-func mulRound(a []GPPhysical, k int, regs *pool, last bool) {
-	Commentf("Round %d: m = a[%d]; a[%d..%d] += m·2^32 + m·p3·2^128.", k, k, k+1, k+4)
-	lo, hi, pl, ph := addend(a[k], regs)
-	ADDQ(lo, a[k+1])
-	ADCQ(hi, a[k+2])
-	ADCQ(pl, a[k+3])
-	ADCQ(ph, a[k+4])
-	if !last {
-		ADCQ(Imm(0), a[k+5])
-	}
-	regs.put(lo, hi, pl, ph)
-}
+// ADX multiplication: rows of x·y[i] interleaved with reduction rounds
+// (asmlib.MulRow, asmlib.MulRound, shared with internal/ecdsaverify/_asm).
 
 func genMulADX() {
 	TEXT("mulADX", NOSPLIT, "func(z, x, y *[4]uint64)")
@@ -172,12 +83,12 @@ func genMulADX() {
 	xp, yp := RSI, RDI
 	Load(Param("x"), xp)
 	Load(Param("y"), yp)
-	regs := newPool(RAX, RBX, RCX, R8, R9, R10, R11, R12, R13, R14, R15)
+	regs := asmlib.NewPool(RAX, RBX, RCX, R8, R9, R10, R11, R12, R13, R14, R15)
 	a := make([]GPPhysical, 9)
 	for i := 0; i < 5; i++ {
-		a[i] = regs.get()
+		a[i] = regs.Get()
 	}
-	lo := regs.get()
+	lo := regs.Get()
 	Comment("Row 0: a[0..4] = x·y[0].")
 	MOVQ(limb(yp, 0), RDX)
 	MULXQ(limb(xp, 0), a[0], a[1])
@@ -188,26 +99,26 @@ func genMulADX() {
 	MULXQ(limb(xp, 3), lo, a[4])
 	ADCQ(lo, a[3])
 	ADCQ(Imm(0), a[4])
-	regs.put(lo)
+	regs.Put(lo)
 
-	mulRow(a, xp, yp, 1, regs)
-	mulRound(a, 0, regs, false)
-	mulRow(a, xp, yp, 2, regs)
-	mulRound(a, 1, regs, false)
-	mulRow(a, xp, yp, 3, regs)
-	mulRound(a, 2, regs, false)
-	mulRound(a, 3, regs, true)
+	asmlib.MulRow(a, asmlib.Limbs(xp), asmlib.Limbs(yp), 1, regs)
+	asmlib.MulRound(a, 0, regs, false)
+	asmlib.MulRow(a, asmlib.Limbs(xp), asmlib.Limbs(yp), 2, regs)
+	asmlib.MulRound(a, 1, regs, false)
+	asmlib.MulRow(a, asmlib.Limbs(xp), asmlib.Limbs(yp), 3, regs)
+	asmlib.MulRound(a, 2, regs, false)
+	asmlib.MulRound(a, 3, regs, true)
 
 	Comment("r = a[4..7] + 2^256·CF < 2p; store r - p unless that borrows.")
-	c := regs.get()
+	c := regs.Get()
 	SBBQ(c, c) // c = -carry
 	r := [4]GPPhysical{a[4], a[5], a[6], a[7]}
 	var s [4]GPPhysical
-	pr := regs.get()
+	pr := regs.Get()
 	for i := range s {
-		s[i] = regs.get()
+		s[i] = regs.Get()
 	}
-	subP(s, r, pr)
+	asmlib.SubP(s, r, pr)
 	SBBQ(Imm(0), c) // borrows iff the carry was 0 and r - p borrowed
 	for i := range s {
 		CMOVQCS(r[i], s[i])
@@ -385,16 +296,16 @@ func squareProductMULQ(t [8]GPPhysical, xp, c GPPhysical) {
 // reduceLow reduces the low half of t in four rounds and returns u ≤ p,
 // with u·2^256 ≡ t[0..3] (mod p). Only t[0..3] and registers of regs are
 // written.
-func reduceLow(t [8]GPPhysical, regs *pool) [4]GPPhysical {
+func reduceLow(t [8]GPPhysical, regs *asmlib.Pool) [4]GPPhysical {
 	u := [4]GPPhysical{t[0], t[1], t[2], t[3]}
 	for k := 0; k < 4; k++ {
 		Commentf("Reduction round %d: u = u/2^64 + A(u[0]).", k)
-		lo, hi, pl, ph := addend(u[0], regs)
+		lo, hi, pl, ph := asmlib.Addend(u[0], regs)
 		ADDQ(lo, u[1])
 		ADCQ(hi, u[2])
 		ADCQ(pl, u[3])
 		ADCQ(Imm(0), ph)
-		regs.put(lo, hi, pl)
+		regs.Put(lo, hi, pl)
 		u = [4]GPPhysical{u[1], u[2], u[3], ph}
 	}
 	return u
@@ -405,14 +316,14 @@ func reduceLow(t [8]GPPhysical, regs *pool) [4]GPPhysical {
 // t[4..7] and s = u + d side by side: s carries out of 2^256 exactly when
 // r ≥ p, and is stored then. With ADX the two sums share one pass on CF and
 // OF; without, they are two ADC chains.
-func final(t [8]GPPhysical, u [4]GPPhysical, regs *pool, adx bool) {
+func final(t [8]GPPhysical, u [4]GPPhysical, regs *asmlib.Pool, adx bool) {
 	Comment("d = t[4..7] - p mod 2^256.")
 	var d [4]GPPhysical
-	pr := regs.get()
+	pr := regs.Get()
 	for i := range d {
-		d[i] = regs.get()
+		d[i] = regs.Get()
 	}
-	subP(d, [4]GPPhysical{t[4], t[5], t[6], t[7]}, pr)
+	asmlib.SubP(d, [4]GPPhysical{t[4], t[5], t[6], t[7]}, pr)
 	if adx {
 		Comment("r = u + t[4..7] on CF, s = u + d on OF; OF is set iff r ≥ p.")
 		XORL(pr.As32(), pr.As32())
@@ -429,7 +340,7 @@ func final(t [8]GPPhysical, u [4]GPPhysical, regs *pool, adx bool) {
 		for i := 1; i < 4; i++ {
 			ADCQ(u[i], d[i])
 		}
-		c := regs.get()
+		c := regs.Get()
 		SBBQ(c, c)
 		Comment("r = u + t[4..7]; keep it where s did not carry.")
 		ADDQ(t[4], u[0])
@@ -454,7 +365,7 @@ func genSquareADX() {
 	Pragma("noescape")
 	Load(Param("x"), RSI)
 	squareProductADX(prod, RSI, RAX, RBX, RCX, RDI)
-	regs := newPool(RAX, RBX, RCX, RDX, RSI, RDI)
+	regs := asmlib.NewPool(RAX, RBX, RCX, RDX, RSI, RDI)
 	u := reduceLow(prod, regs)
 	final(prod, u, regs, true)
 }
@@ -466,7 +377,7 @@ func genMulMULQ() {
 	Load(Param("x"), RSI)
 	Load(Param("y"), RDI)
 	productMULQ(prod, RSI, RDI, RCX)
-	regs := newPool(RAX, RBX, RCX, RDX, RSI, RDI)
+	regs := asmlib.NewPool(RAX, RBX, RCX, RDX, RSI, RDI)
 	u := reduceLow(prod, regs)
 	final(prod, u, regs, false)
 }
@@ -477,7 +388,7 @@ func genSquareMULQ() {
 	Pragma("noescape")
 	Load(Param("x"), RSI)
 	squareProductMULQ(prod, RSI, RCX)
-	regs := newPool(RAX, RBX, RCX, RDX, RSI, RDI)
+	regs := asmlib.NewPool(RAX, RBX, RCX, RDX, RSI, RDI)
 	u := reduceLow(prod, regs)
 	final(prod, u, regs, false)
 }
