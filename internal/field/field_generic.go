@@ -11,20 +11,36 @@ import "math/bits"
 func mulGeneric(z, x, y *Element) {
 	var t [8]uint64
 	var c uint64
-	// Row 0.
-	c, t[0] = bits.Mul64(x[0], y[0])
-	c, t[1] = madd(x[1], y[0], c, 0)
-	c, t[2] = madd(x[2], y[0], c, 0)
-	c, t[3] = madd(x[3], y[0], c, 0)
-	t[4] = c
-	// Rows 1..3.
+	// Row 0: x·y[0], one carry chain.
+	{
+		h0, l0 := bits.Mul64(x[0], y[0])
+		h1, l1 := bits.Mul64(x[1], y[0])
+		h2, l2 := bits.Mul64(x[2], y[0])
+		h3, l3 := bits.Mul64(x[3], y[0])
+		t[0] = l0
+		t[1], c = bits.Add64(l1, h0, 0)
+		t[2], c = bits.Add64(l2, h1, c)
+		t[3], c = bits.Add64(l3, h2, c)
+		t[4] = h3 + c // x·y[0] < 2^320
+	}
+	// Rows 1..3: the low halves of x·y[i] on one carry chain, then the high
+	// halves on another. t[i..i+3] + x·y[i] < 2^(64(i+5)), so the last carry
+	// out of t[i+4] is zero.
 	for i := 1; i < 4; i++ {
 		yi := y[i]
-		c, t[i] = madd(x[0], yi, t[i], 0)
-		c, t[i+1] = madd(x[1], yi, t[i+1], c)
-		c, t[i+2] = madd(x[2], yi, t[i+2], c)
-		c, t[i+3] = madd(x[3], yi, t[i+3], c)
+		h0, l0 := bits.Mul64(x[0], yi)
+		h1, l1 := bits.Mul64(x[1], yi)
+		h2, l2 := bits.Mul64(x[2], yi)
+		h3, l3 := bits.Mul64(x[3], yi)
+		t[i], c = bits.Add64(t[i], l0, 0)
+		t[i+1], c = bits.Add64(t[i+1], l1, c)
+		t[i+2], c = bits.Add64(t[i+2], l2, c)
+		t[i+3], c = bits.Add64(t[i+3], l3, c)
 		t[i+4] = c
+		t[i+1], c = bits.Add64(t[i+1], h0, 0)
+		t[i+2], c = bits.Add64(t[i+2], h1, c)
+		t[i+3], c = bits.Add64(t[i+3], h2, c)
+		t[i+4], _ = bits.Add64(t[i+4], h3, c)
 	}
 	redc(z, &t)
 }
@@ -33,16 +49,25 @@ func mulGeneric(z, x, y *Element) {
 func squareGeneric(z, x *Element) {
 	var t [8]uint64
 	var c uint64
-	// Off-diagonal products x[i]·x[j], i < j.
-	c, t[1] = bits.Mul64(x[0], x[1])
-	c, t[2] = madd(x[0], x[2], c, 0)
-	c, t[3] = madd(x[0], x[3], c, 0)
-	t[4] = c
-	c, t[3] = madd(x[1], x[2], t[3], 0)
-	c, t[4] = madd(x[1], x[3], t[4], c)
+	// Off-diagonal products x[i]·x[j], i < j, each row's low halves then
+	// high halves on carry chains; the partial sums stay below 2^(64·7).
+	h01, l01 := bits.Mul64(x[0], x[1])
+	h02, l02 := bits.Mul64(x[0], x[2])
+	h03, l03 := bits.Mul64(x[0], x[3])
+	t[1] = l01
+	t[2], c = bits.Add64(l02, h01, 0)
+	t[3], c = bits.Add64(l03, h02, c)
+	t[4] = h03 + c
+	h12, l12 := bits.Mul64(x[1], x[2])
+	h13, l13 := bits.Mul64(x[1], x[3])
+	t[3], c = bits.Add64(t[3], l12, 0)
+	t[4], c = bits.Add64(t[4], l13, c)
 	t[5] = c
-	c, t[5] = madd(x[2], x[3], t[5], 0)
-	t[6] = c
+	t[4], c = bits.Add64(t[4], h12, 0)
+	t[5] += h13 + c
+	h23, l23 := bits.Mul64(x[2], x[3])
+	t[5], c = bits.Add64(t[5], l23, 0)
+	t[6] = h23 + c
 	// Double them.
 	t[7] = t[6] >> 63
 	t[6] = t[6]<<1 | t[5]>>63
@@ -67,33 +92,21 @@ func squareGeneric(z, x *Element) {
 	redc(z, &t)
 }
 
-// madd returns a·b + c + d as (hi, lo); it cannot overflow 128 bits.
-func madd(a, b, c, d uint64) (hi, lo uint64) {
-	hi, lo = bits.Mul64(a, b)
-	var cc uint64
-	lo, cc = bits.Add64(lo, c, 0)
-	hi += cc
-	lo, cc = bits.Add64(lo, d, 0)
-	hi += cc
-	return
-}
-
 // redc sets z = t·R^-1 mod p for t < p·2^256.
 //
 // Since p ≡ -1 mod 2^64, the Montgomery quotient digit of each round is the
-// low limb itself, and m·p0 + m = m·2^64 clears that limb with carry m.
+// low limb itself, and m·p0 + m = m·2^64 clears that limb with carry m. The
+// rest of m·p needs no multiplication: that carry plus m·p1 is
+// m·(p1 + 1) = m·2^32, and m·p3 = m·2^64 + m − m·2^32 = (m:m) − (m>>32 :
+// m<<32), one 128-bit subtraction.
 func redc(z *Element, t *[8]uint64) {
 	u0, u1, u2, u3, u4 := t[0], t[1], t[2], t[3], uint64(0)
 	for i := 0; i < 4; i++ {
 		m := u0
-		h1, l1 := bits.Mul64(m, p1)
-		h3, l3 := bits.Mul64(m, p3)
-		var c uint64
-		v0, c := bits.Add64(u1, l1, 0)
-		h1 += c // h1 < 2^32: no overflow
-		v0, c = bits.Add64(v0, m, 0)
-		h1 += c
-		v1, c := bits.Add64(u2, h1, 0)
+		l3, b := bits.Sub64(m, m<<32, 0)
+		h3, _ := bits.Sub64(m, m>>32, b)
+		v0, c := bits.Add64(u1, m<<32, 0)
+		v1, c := bits.Add64(u2, m>>32, c)
 		v2, c := bits.Add64(u3, l3, c)
 		v3, c := bits.Add64(u4, h3, c)
 		u0, u1, u2, u3, u4 = v0, v1, v2, v3, c
