@@ -190,16 +190,16 @@ func JointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) {
 
 	// Odd multiples Q, 3Q, …, (2^(QWidth−1)−1)·Q in Jacobian form, with their
 	// Z² and Z³.
+	// Made with a co-Z doubling and co-Z additions, as the key tables are
+	// (BuildRuns): the multiples k·Q + 2Q (k odd, small) are never equal or
+	// opposite for a valid Q.
 	var qm [1 << (QWidth - 2)]cached
-	var cur, q2j point.Jacobian
-	cur.SetAffine(q)
+	var base, cur, two point.Jacobian
+	base.SetAffine(q)
+	doubleCoZ(&two, &cur, &base)
 	qm[0].set(&cur)
-	q2j = cur
-	double(&q2j)
-	var q2 cached
-	q2.set(&q2j)
 	for i := 1; i < len(qm); i++ {
-		addCached(&cur, &q2, false)
+		addCoZ(&cur, &two)
 		qm[i].set(&cur)
 	}
 
