@@ -17,10 +17,12 @@
 // uses it for the key it checks every signature against; trust anchors keep
 // the 8 KiB tables of New.
 //
-// The zero Table (declared, or left by a failed UnmarshalBinary) verifies
-// nothing: every Verify method returns false.
+// The zero Table (declared but never built, and not yet filled by a
+// successful UnmarshalBinary) verifies nothing: every Verify method returns
+// false, PublicKey returns nil and MarshalBinary an error.
 //
-// A Table is immutable once built and safe for concurrent use by any
+// A Table is immutable once built (UnmarshalBinary must not be called on a
+// Table in use) and safe for concurrent use by any
 // number of goroutines. Verification is variable time; it handles only
 // public data (the key, the digest, the signature).
 package keytable
@@ -146,6 +148,9 @@ func build(q *point.Affine, w uint) *Table {
 
 // PublicKey returns the table's key as a new *ecdsa.PublicKey.
 func (t *Table) PublicKey() *ecdsa.PublicKey {
+	if t.w == 0 {
+		return nil // the zero Table
+	}
 	enc := t.q.BytesUncompressed()
 	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), enc[:])
 	if err != nil {

@@ -747,4 +747,10 @@ func TestZeroTable(t *testing.T) {
 	if zero.VerifyASN1(digest[:], sig) || zero.Verify(digest[:], &rb, &sb) || zero.VerifyInverse(digest[:], &rb, &sb, &wb) {
 		t.Fatal("the zero Table accepted a signature")
 	}
+	if zero.PublicKey() != nil {
+		t.Fatal("the zero Table has a public key")
+	}
+	if b, err := zero.MarshalBinary(); !errors.Is(err, keytable.ErrZeroTable) || b != nil {
+		t.Fatalf("MarshalBinary of the zero Table: %x, %v", b, err)
+	}
 }

@@ -42,10 +42,15 @@ var (
 	ErrVersion   = errors.New("keytable: unsupported table format version, run count or width")
 	ErrChecksum  = errors.New("keytable: encoded table is corrupted (checksum mismatch)")
 	ErrEntries   = errors.New("keytable: encoded table's entries do not belong to its key")
+	// ErrZeroTable is MarshalBinary's error for a Table that was never built.
+	ErrZeroTable = errors.New("keytable: the zero Table has no key to encode")
 )
 
 // MarshalBinary encodes the table in the documented version-1 format.
 func (t *Table) MarshalBinary() ([]byte, error) {
+	if t.w == 0 {
+		return nil, ErrZeroTable
+	}
 	out := make([]byte, 0, encodedLen(t.w))
 	q := t.q.BytesUncompressed()
 	out = append(out, q[:]...)

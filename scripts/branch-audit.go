@@ -38,7 +38,7 @@ var secret = `^github\.com/p256tls/p256tls/(` + strings.Join([]string{
 	`internal/comb\.(ScalarBaseMult|scalarBaseMultSerial|scalarBaseMultWide|selectNegZT|doubled|lane|wipe|clearRecoding|addMixed|addend|digit|booth|window|recode|\(\*recoding\)\.at|lookup|lookupGeneric|step|stepGeneric)`,
 	`internal/comb\.(addMixedADX|addFullADX|combStepADX|lookupAVX2|comb8AVX512|vaddFull52|vlookup52|vmul52|vadd52|vsub52|vfold52|vcanon52)\.abi0`,
 	`sign\.\(\*Signer\)\.sign`,
-	`sign\.\(\*state\)\.(core|wipe)`,
+	`sign\.\(\*state\)\.(core|wipe|inject)`,
 	`sign\.(limbs|putLimbs|reduceN|isZeroLimbs|inRange)`,
 	`internal/scalar\.(\(\*Scalar\)\.(Add|Sub|Neg|Mul|Square|Bytes|SetDigest|Canonical|Invert|IsZero|Select)|montMul|reduceOnce|limbsFromBytes|madd)`,
 	`internal/safegcd\.(\(\*Modulus\)\.(Div|divConst|finish|addIfNegative)|divstepsConst|updateDE|updateFG|normalize)`,

@@ -325,9 +325,11 @@ func (st *state) core(d *scalar.Scalar, digest []byte) int {
 	st.e.SetDigest(digest)
 	st.t.Mul(&st.rs, d)
 	st.t.Add(&st.t, &st.e)
+	st.inject(fault.T, &st.t)
 	st.ks.SetDigest(st.k[:]) // k ∈ [1, n−1]: taken as is
 	st.u.Mul(&st.ks, &st.t)
 	st.u.Invert(&st.u)
+	st.inject(fault.U, &st.u)
 
 	// k⁻¹ = t·u.
 	st.ki.Mul(&st.t, &st.u)
@@ -345,10 +347,24 @@ func (st *state) core(d *scalar.Scalar, digest []byte) int {
 	// s⁻¹ = k²·u.
 	st.ws.Mul(&st.ks, &st.u)
 	st.ws.Mul(&st.ws, &st.ks)
+	st.inject(fault.W, &st.ws)
 	st.w = st.ws.Bytes()
 
 	z := isZeroLimbs(&st.rl) | isZeroLimbs(&st.sl)
 	return 1 ^ z
+}
+
+// inject passes x through the test-only fault hook at point p (a scalar
+// intermediate; R, KInv and S are injected on their limbs in core). It does
+// nothing unless a test installed a hook.
+func (st *state) inject(p fault.Point, x *scalar.Scalar) {
+	if !fault.Active() {
+		return
+	}
+	l := x.Canonical()
+	fault.Inject(p, &l)
+	putLimbs(&st.buf, &l)
+	x.SetDigest(st.buf[:])
 }
 
 // modP is the field prime p, for the constant-time division X/Z.

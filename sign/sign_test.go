@@ -354,7 +354,7 @@ func TestFaults(t *testing.T) {
 	k := newKey(t)
 	s := newSignerT(t, k)
 	d := sha256.Sum256([]byte("fault"))
-	for _, p := range []fault.Point{fault.R, fault.S, fault.KInv} {
+	for _, p := range []fault.Point{fault.R, fault.S, fault.KInv, fault.T, fault.U, fault.W} {
 		for _, limb := range []int{0, 3} {
 			restore := fault.Set(func(q fault.Point, l *[4]uint64) {
 				if q == p {
@@ -374,8 +374,11 @@ func TestFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ecdsa.VerifyASN1(&k.PublicKey, d[:], bad) {
-				t.Errorf("fault at %v: the unchecked signature verifies", p)
+			// A fault in s⁻¹ only feeds the check: the signature is good
+			// and the check's refusal is a false alarm. Every other fault
+			// makes a bad signature, which the check must have caught.
+			if valid := ecdsa.VerifyASN1(&k.PublicKey, d[:], bad); valid != (p == fault.W) {
+				t.Errorf("fault at %v: the unchecked signature verifies: %v", p, valid)
 			}
 			restore()
 		}

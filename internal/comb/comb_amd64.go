@@ -14,6 +14,15 @@ import (
 // declared in comb_amd64_stubs.go over plain words: a point.Affine is
 // [8]uint64 (X, Y), a point.Projective [12]uint64 (X, Y, Z).
 
+// The casts below need these sizes (and point's field order X, Y, Z):
+// each line fails to compile if a size differs.
+var (
+	_ [unsafe.Sizeof(point.Affine{}) - 64]struct{}
+	_ [64 - unsafe.Sizeof(point.Affine{})]struct{}
+	_ [unsafe.Sizeof(point.Projective{}) - 96]struct{}
+	_ [96 - unsafe.Sizeof(point.Projective{})]struct{}
+)
+
 func affineWords(a *point.Affine) *[8]uint64          { return (*[8]uint64)(unsafe.Pointer(a)) }
 func projectiveWords(p *point.Projective) *[12]uint64 { return (*[12]uint64)(unsafe.Pointer(p)) }
 func tableWords(t *[entries]point.Affine) *[entries][8]uint64 {

@@ -13,8 +13,9 @@ func BuildRuns(out []point.Affine, q *point.Affine, w uint) {
 	if len(out) != Runs*per {
 		panic("ecdsaverify: bad table size")
 	}
-	// The shipped table (128 points) is built on the stack; other sizes
-	// (benchmarks of other widths) allocate.
+	// A width-5 table (128 points, keytable.New) is built on the stack; wider
+	// ones (keytable.NewLarge's 512 points, about 64 KiB of scratch) allocate
+	// their scratch once per build.
 	var jacBuf [128]point.Jacobian
 	var scratchBuf [128]field.Element
 	jac, scratch := jacBuf[:], scratchBuf[:]

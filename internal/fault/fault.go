@@ -18,6 +18,13 @@ const (
 	S
 	// KInv is the inverse of the nonce k mod n.
 	KInv
+	// T is e + r·d mod n, the value s = k⁻¹·T is made of.
+	T
+	// U is (k·T)⁻¹ mod n, the one inversion k⁻¹ and s⁻¹ come from.
+	U
+	// W is s⁻¹ mod n as handed to the check (it only feeds the check: a
+	// fault there is a false alarm, never a bad signature).
+	W
 )
 
 // Hook may modify limbs, the plain little-endian value of the intermediate
