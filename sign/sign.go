@@ -224,7 +224,6 @@ type state struct {
 	ws  scalar.Scalar // s⁻¹
 	rl  [4]uint64
 	sl  [4]uint64
-	kil [4]uint64
 	buf [32]byte
 	r   [32]byte
 	sg  [32]byte
@@ -333,10 +332,7 @@ func (st *state) core(d *scalar.Scalar, digest []byte) int {
 
 	// k⁻¹ = t·u.
 	st.ki.Mul(&st.t, &st.u)
-	st.kil = st.ki.Canonical()
-	fault.Inject(fault.KInv, &st.kil)
-	putLimbs(&st.buf, &st.kil)
-	st.ki.SetDigest(st.buf[:])
+	st.inject(fault.KInv, &st.ki)
 
 	// s = k⁻¹·t.
 	st.ss.Mul(&st.ki, &st.t)
@@ -355,7 +351,8 @@ func (st *state) core(d *scalar.Scalar, digest []byte) int {
 }
 
 // inject passes x through the test-only fault hook at point p (a scalar
-// intermediate; R, KInv and S are injected on their limbs in core). It does
+// intermediate; R and S are injected on their limbs in core, which uses
+// those limbs anyway). It does
 // nothing unless a test installed a hook.
 func (st *state) inject(p fault.Point, x *scalar.Scalar) {
 	if !fault.Active() {

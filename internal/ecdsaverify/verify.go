@@ -30,12 +30,18 @@ const QWidth = 5
 // prepare computes u1 = e·s⁻¹ and u2 = r·s⁻¹ as plain limbs, e the digest
 // truncated to n's bit length and reduced (bits2int, as crypto/ecdsa).
 func prepare(digest []byte, r, s *scalar.Scalar) (u1, u2 [4]uint64) {
-	var e, w, t scalar.Scalar
-	e.SetDigest(digest)
+	var w scalar.Scalar
 	w.InvertVartime(s)
-	t.Mul(&e, &w)
+	return weights(digest, r, &w)
+}
+
+// weights returns u1 = e·w and u2 = r·w as plain limbs, for w = s⁻¹.
+func weights(digest []byte, r, w *scalar.Scalar) (u1, u2 [4]uint64) {
+	var e, t scalar.Scalar
+	e.SetDigest(digest)
+	t.Mul(&e, w)
 	u1 = t.Canonical()
-	t.Mul(r, &w)
+	t.Mul(r, w)
 	u2 = t.Canonical()
 	return u1, u2
 }
@@ -70,12 +76,7 @@ func VerifySplitInverse(tab []point.Affine, w uint, digest []byte, r, s, sInv *s
 	if t.Equal(&one) != 1 {
 		return false
 	}
-	var e scalar.Scalar
-	e.SetDigest(digest)
-	t.Mul(&e, sInv)
-	u1 := t.Canonical()
-	t.Mul(r, sInv)
-	u2 := t.Canonical()
+	u1, u2 := weights(digest, r, sInv)
 	var acc point.Jacobian
 	SplitSum(&acc, &u1, &u2, tab, w)
 	return checkX(&acc, r)
