@@ -109,29 +109,23 @@ func BenchmarkHandshakeTLS13OpenSSLClient(b *testing.B) {
 		}
 	}
 
-	var all [2][]time.Duration
-	blocks, lower := 0, 0
+	var ab abTally
 	b.ResetTimer()
-	for len(all[0]) < b.N || len(all[1]) < b.N {
-		var med [2]float64
+	for len(ab.all[0]) < b.N || len(ab.all[1]) < b.N {
+		var got [2][]time.Duration
 		for j := 0; j < 2; j++ {
-			s := int32((blocks + j) % 2)
+			s := int32((ab.blocks + j) % 2)
 			side.Store(s)
 			sTime()
 			mu.Lock()
-			got := blk[s]
+			got[s] = blk[s]
 			blk[s] = nil
 			mu.Unlock()
-			if len(got) == 0 {
+			if len(got[s]) == 0 {
 				b.Fatalf("no handshake completed in a block (%d failed)", failures.Load())
 			}
-			med[s] = median(got)
-			all[s] = append(all[s], got...)
 		}
-		if med[1] < med[0] {
-			lower++
-		}
-		blocks++
+		ab.add(got)
 	}
 	b.StopTimer()
 	ln.Close()
@@ -139,8 +133,5 @@ func BenchmarkHandshakeTLS13OpenSSLClient(b *testing.B) {
 	if n := failures.Load(); n > 0 {
 		b.Fatalf("%d handshakes failed", n)
 	}
-	b.ReportMetric(median(all[0]), "stdlib-cpu-ns")
-	b.ReportMetric(median(all[1]), "provider-cpu-ns")
-	b.ReportMetric(median(all[1])/median(all[0]), "provider/stdlib")
-	b.ReportMetric(float64(lower)/float64(blocks), "blocks-provider-lower")
+	ab.report(b)
 }

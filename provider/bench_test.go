@@ -193,37 +193,54 @@ func BenchmarkHandshakeTLS13(b *testing.B) {
 		if _, ok := threadCPUTime(); !ok {
 			b.Skip("needs the thread CPU clock (Linux)")
 		}
-		blocks := (b.N + abBlock - 1) / abBlock
-		var all [2][]time.Duration
-		lower := 0
-		for i := 0; i < blocks; i++ {
-			var med [2]float64
+		var ab abTally
+		for ab.blocks*abBlock < b.N {
+			var blk [2][]time.Duration
 			for j := 0; j < 2; j++ {
-				side := (i + j) % 2 // 0 stdlib, 1 provider; the first side alternates
+				side := (ab.blocks + j) % 2 // 0 stdlib, 1 provider; the first side alternates
 				cfg := stdlib
 				if side == 1 {
 					cfg = provider
 				}
-				blk := make([]time.Duration, 0, abBlock)
 				for k := 0; k < abBlock; k++ {
 					_, c, err := serverHandshake(client, cfg)
 					if err != nil {
 						b.Fatal(err)
 					}
-					blk = append(blk, c)
+					blk[side] = append(blk[side], c)
 				}
-				med[side] = median(blk)
-				all[side] = append(all[side], blk...)
 			}
-			if med[1] < med[0] {
-				lower++
-			}
+			ab.add(blk)
 		}
-		b.ReportMetric(median(all[0]), "stdlib-cpu-ns")
-		b.ReportMetric(median(all[1]), "provider-cpu-ns")
-		b.ReportMetric(median(all[1])/median(all[0]), "provider/stdlib")
-		b.ReportMetric(float64(lower)/float64(blocks), "blocks-provider-lower")
+		ab.report(b)
 	})
+}
+
+// abTally gathers the blocks of an A/B handshake benchmark: side 0 is the
+// standard key, side 1 the provider identity.
+type abTally struct {
+	all           [2][]time.Duration
+	blocks, lower int // block pairs, and those whose provider median was the lower
+}
+
+// add records one block of each side.
+func (a *abTally) add(blk [2][]time.Duration) {
+	if median(blk[1]) < median(blk[0]) {
+		a.lower++
+	}
+	a.blocks++
+	for s := range blk {
+		a.all[s] = append(a.all[s], blk[s]...)
+	}
+}
+
+// report sets the benchmark's metrics: each side's median server CPU per
+// handshake, their ratio, and the share of block pairs the provider won.
+func (a *abTally) report(b *testing.B) {
+	b.ReportMetric(median(a.all[0]), "stdlib-cpu-ns")
+	b.ReportMetric(median(a.all[1]), "provider-cpu-ns")
+	b.ReportMetric(median(a.all[1])/median(a.all[0]), "provider/stdlib")
+	b.ReportMetric(float64(a.lower)/float64(a.blocks), "blocks-provider-lower")
 }
 
 // abBlock is the number of consecutive handshakes per side in a block of
