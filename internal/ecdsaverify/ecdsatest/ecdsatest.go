@@ -10,6 +10,8 @@ import (
 	"crypto/elliptic"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math/big"
 	"os"
 	"os/exec"
@@ -47,23 +49,52 @@ type Group struct {
 var vectorDir string
 
 // Dir returns the directory of the Wycheproof vectors, fetched through the
-// Go module proxy with `go mod download -json`, or skips the test if that
-// fails.
+// Go module proxy with `go mod download -json`. When they cannot be had, the
+// test fails if the environment variable CI is "true" (as in .ci/run: a CI
+// run must never pass without the vectors) and is skipped otherwise, with a
+// message that says how to get them.
 func Dir(t testing.TB) string {
 	t.Helper()
 	if vectorDir != "" {
 		return vectorDir
 	}
-	out, err := exec.Command("go", "mod", "download", "-json", WycheproofModule).Output()
+	dir, err := download()
 	if err != nil {
-		t.Skipf("skipping: the Wycheproof vectors are not available (go mod download -json %s: %v)", WycheproofModule, err)
+		unavailable(t, os.Getenv("CI") == "true", err)
+		return ""
 	}
-	var info struct{ Dir string }
-	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
-		t.Skipf("skipping: go mod download -json %s gave no Dir (%v)", WycheproofModule, err)
-	}
-	vectorDir = filepath.Join(info.Dir, "testvectors_v1")
+	vectorDir = dir
 	return vectorDir
+}
+
+// download asks the go command for the module's directory in the module
+// cache (downloading it if needed) and returns its testvectors_v1.
+func download() (string, error) {
+	out, err := exec.Command("go", "mod", "download", "-json", WycheproofModule).Output()
+	var info struct{ Dir, Error string }
+	if jerr := json.Unmarshal(out, &info); jerr == nil && info.Error != "" {
+		err = errors.New(info.Error)
+	}
+	if err != nil {
+		return "", fmt.Errorf("go mod download -json %s: %w", WycheproofModule, err)
+	}
+	if info.Dir == "" {
+		return "", fmt.Errorf("go mod download -json %s reported no directory", WycheproofModule)
+	}
+	return filepath.Join(info.Dir, "testvectors_v1"), nil
+}
+
+// unavailable fails t (in CI) or skips it, saying why and what to do.
+func unavailable(t testing.TB, ci bool, err error) {
+	t.Helper()
+	if ci {
+		t.Fatalf("the Wycheproof vectors are required when CI=true and could not be had: %v", err)
+		return
+	}
+	t.Skipf("skipping: the Wycheproof vectors are not available (%v); "+
+		"get them with `go mod download %s` on a machine that reaches the Go module proxy "+
+		"(or set GOPROXY/GOFLAGS=-mod=mod to a proxy that serves it), then run the tests again; "+
+		"with CI=true this is a failure", err, WycheproofModule)
 }
 
 var hashes = map[string]crypto.Hash{
