@@ -234,6 +234,8 @@ var pool = sync.Pool{New: func() any { return &state{gen: nonce.New()} }}
 
 // wipe erases every secret of st (r and s are public once released, but are
 // erased too).
+//
+//p256tls:secret
 func (st *state) wipe() {
 	st.gen.Zero()
 	g := st.gen
@@ -241,6 +243,7 @@ func (st *state) wipe() {
 	st.gen = g
 }
 
+//p256tls:secret
 func (s *Signer) sign(rand io.Reader, digest []byte, opts crypto.SignerOpts, check bool) ([]byte, error) {
 	if opts == nil {
 		return nil, ErrHash
@@ -308,6 +311,8 @@ func (s *Signer) sign(rand io.Reader, digest []byte, opts crypto.SignerOpts, che
 // u = (k·t)⁻¹, k⁻¹ = t·u, s = k⁻¹·t, and s⁻¹ = k/t = k²·u. The check does
 // not trust s⁻¹: it multiplies it by the s released and refuses anything
 // but 1 (keytable.Table.VerifyInverse).
+//
+//p256tls:secret
 func (st *state) core(d *scalar.Scalar, digest []byte) int {
 	// R = k·G and r = x(R) mod n. x = X/Z by one constant-time safegcd
 	// division of the Montgomery forms (X·R)/(Z·R), which is x itself.
@@ -354,6 +359,8 @@ func (st *state) core(d *scalar.Scalar, digest []byte) int {
 // intermediate; R and S are injected on their limbs in core, which uses
 // those limbs anyway). It does
 // nothing unless a test installed a hook.
+//
+//p256tls:secret
 func (st *state) inject(p fault.Point, x *scalar.Scalar) {
 	if !fault.Active() {
 		return
@@ -368,6 +375,8 @@ func (st *state) inject(p fault.Point, x *scalar.Scalar) {
 var modP = safegcd.NewModulus([4]uint64{0xffffffffffffffff, 0x00000000ffffffff, 0, 0xffffffff00000001})
 
 // reduceN returns x mod n for a plain value x < 2n, in constant time.
+//
+//p256tls:secret
 func reduceN(x *[4]uint64) [4]uint64 {
 	var d [4]uint64
 	var b uint64
@@ -383,6 +392,8 @@ func reduceN(x *[4]uint64) [4]uint64 {
 }
 
 // limbs returns the little-endian limbs of a 32-byte big-endian value.
+//
+//p256tls:secret
 func limbs(b *[32]byte) [4]uint64 {
 	var l [4]uint64
 	for i := range l {
@@ -394,6 +405,8 @@ func limbs(b *[32]byte) [4]uint64 {
 }
 
 // putLimbs writes the little-endian limbs l as 32 big-endian bytes.
+//
+//p256tls:secret
 func putLimbs(b *[32]byte, l *[4]uint64) {
 	for i := range l {
 		j := 24 - 8*i
@@ -403,12 +416,15 @@ func putLimbs(b *[32]byte, l *[4]uint64) {
 	}
 }
 
+//p256tls:secret
 func isZeroLimbs(l *[4]uint64) int {
 	v := l[0] | l[1] | l[2] | l[3]
 	return int(1 ^ ((v | -v) >> 63))
 }
 
 // inRange returns 1 if the big-endian k is in [1, n−1], in constant time.
+//
+//p256tls:secret
 func inRange(k *[32]byte) int {
 	l := limbs(k)
 	var b uint64

@@ -52,6 +52,8 @@ const digitMask = 1<<(width+1) - 1
 // value of the scalar as little-endian limbs; any 256-bit value is accepted
 // (k ≥ n simply wraps around the group). The result may be the point at
 // infinity (k ≡ 0 mod n). Constant time in k.
+//
+//p256tls:secret
 func ScalarBaseMult(out *point.Projective, k *[4]uint64) {
 	if useWide { // CPU features, public
 		scalarBaseMultWide(out, k)
@@ -63,6 +65,8 @@ func ScalarBaseMult(out *point.Projective, k *[4]uint64) {
 // doubled returns 2k as five limbs (bit −1 of the first Booth window is
 // zero), padded to eight so that limb indices can be masked instead of
 // bounds checked.
+//
+//p256tls:secret
 func doubled(k *[4]uint64) [8]uint64 {
 	var kk [8]uint64
 	kk[0] = k[0] << 1
@@ -75,6 +79,8 @@ func doubled(k *[4]uint64) [8]uint64 {
 
 // scalarBaseMultSerial adds the positions one after the other (the fused
 // ADX kernel on amd64, portable Go elsewhere).
+//
+//p256tls:secret
 func scalarBaseMultSerial(out *point.Projective, k *[4]uint64) {
 	kk := doubled(k)
 	var d recoding
@@ -100,6 +106,8 @@ func scalarBaseMultSerial(out *point.Projective, k *[4]uint64) {
 type recoding [rounds8][3][8]uint64
 
 // recode fills d with the digits of the scalar whose doubled value is kk.
+//
+//p256tls:secret
 func recode(d *recoding, kk *[8]uint64) {
 	for i := uint(0); i < 8*rounds8; i++ {
 		abs, neg, zero := booth(window(kk, i))
@@ -110,6 +118,8 @@ func recode(d *recoding, kk *[8]uint64) {
 }
 
 // at returns the index, sign and zero flag of position i.
+//
+//p256tls:secret
 func (d *recoding) at(i uint) (idx, neg, zero int) {
 	r, l := i/8%rounds8, i%8
 	return int(d[r][0][l]), int(d[r][1][l]), int(d[r][2][l])
@@ -119,10 +129,13 @@ func (d *recoding) at(i uint) (idx, neg, zero int) {
 // not removed as dead.
 //
 //go:noinline
+//p256tls:secret
 func clearRecoding(d *recoding) { *d = recoding{} }
 
 // stepGeneric is one comb position in Go: acc = acc if keep = 1, and
 // acc + (−1)^neg·tab[idx−1] otherwise.
+//
+//p256tls:secret
 func stepGeneric(acc *point.Projective, tab *[entries]point.Affine, idx, neg, keep int) {
 	// The addition works on local copies, so that acc never escapes
 	// through it whatever the field kernels' escape properties.
@@ -149,6 +162,8 @@ func digit(kk *[8]uint64, i uint) (abs, neg, zero int) {
 }
 
 // window returns the w+1 bits of the Booth window of position i.
+//
+//p256tls:secret
 func window(kk *[8]uint64, i uint) uint64 {
 	off := width * i
 	q, r := off>>6, off&63
@@ -157,6 +172,8 @@ func window(kk *[8]uint64, i uint) uint64 {
 }
 
 // booth returns the digit of the Booth window u (see digit).
+//
+//p256tls:secret
 func booth(u uint64) (abs, neg, zero int) {
 	m := u >> 1
 	c := u & 1
@@ -171,6 +188,7 @@ func booth(u uint64) (abs, neg, zero int) {
 	return int(a), int(s &^ z), int(z)
 }
 
+//p256tls:secret
 func lookupGeneric(e *point.Affine, tab *[entries]point.Affine, idx int) {
 	var x0, x1, x2, x3, y0, y1, y2, y3 uint64
 	want := uint64(idx)

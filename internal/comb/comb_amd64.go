@@ -29,6 +29,11 @@ func tableWords(t *[entries]point.Affine) *[entries][8]uint64 {
 	return (*[entries][8]uint64)(unsafe.Pointer(t))
 }
 
+// The assembly kernels on the secret path (audited by scripts/branch-audit):
+//
+//p256tls:secret-asm lookupAVX2 addMixedADX combStepADX addFullADX
+//p256tls:secret-asm comb8AVX512 vlookup52 vaddFull52 vmul52 vadd52 vsub52 vfold52 vcanon52
+
 var (
 	useAVX2 = cpu.X86.HasAVX2
 	useADX  = cpu.X86.HasBMI2 && cpu.X86.HasADX
@@ -36,6 +41,8 @@ var (
 
 // lookup sets e = tab[idx−1] for idx ∈ [1, entries], reading every entry
 // and keeping the one wanted by mask.
+//
+//p256tls:secret
 func lookup(e *point.Affine, tab *[entries]point.Affine, idx int) {
 	if useAVX2 { // CPU feature, public
 		lookupAVX2(affineWords(e), tableWords(tab), idx)
@@ -45,6 +52,8 @@ func lookup(e *point.Affine, tab *[entries]point.Affine, idx int) {
 }
 
 // addMixed sets out = q + a with the complete mixed addition.
+//
+//p256tls:secret
 func addMixed(out, q *point.Projective, a *point.Affine) {
 	if useADX { // CPU feature, public
 		addMixedADX(projectiveWords(out), projectiveWords(q), affineWords(a))
@@ -55,6 +64,8 @@ func addMixed(out, q *point.Projective, a *point.Affine) {
 
 // step is one comb position: acc = acc if keep = 1, and
 // acc + (−1)^neg·tab[idx−1] otherwise.
+//
+//p256tls:secret
 func step(acc *point.Projective, tab *[entries]point.Affine, idx, neg, keep int) {
 	if useAVX2 && useADX { // CPU features, public
 		combStepADX(projectiveWords(acc), tableWords(tab), idx, neg, keep)

@@ -46,6 +46,8 @@ const secretWords = 14 * 40
 var widePool = sync.Pool{New: func() any { return new(wideState) }}
 
 // scalarBaseMultWide computes k·G eight positions at a time.
+//
+//p256tls:secret
 func scalarBaseMultWide(out *point.Projective, k *[4]uint64) {
 	st := widePool.Get().(*wideState)
 	kk := doubled(k)
@@ -73,6 +75,8 @@ func scalarBaseMultWide(out *point.Projective, k *[4]uint64) {
 
 // lane packs the five radix-2^52 limbs of lane ln of vector slot s into
 // four 64-bit limbs.
+//
+//p256tls:secret
 func lane(sc *[scratch8Words]uint64, s, ln int) field.Element {
 	var l [5]uint64
 	for i := range l {
@@ -88,6 +92,8 @@ func lane(sc *[scratch8Words]uint64, s, ln int) field.Element {
 
 // wipe erases the digits, the intermediate sums and everything else
 // derived from the scalar.
+//
+//p256tls:secret
 func wipe(st *wideState) {
 	st.digits = recoding{}
 	clear(st.scratch[:secretWords])
@@ -96,6 +102,8 @@ func wipe(st *wideState) {
 
 // selectNegZT sets p = negOffsetZT[z], reading all nine entries and keeping
 // the one wanted by mask (z depends on the scalar).
+//
+//p256tls:secret
 func selectNegZT(p *point.Projective, z uint64) {
 	var acc [12]uint64
 	for j := range negOffsetZT {

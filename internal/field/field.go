@@ -52,13 +52,19 @@ func (e *Element) One() *Element { *e = one; return e }
 func (e *Element) Set(a *Element) *Element { *e = *a; return e }
 
 // Mul sets e = a·b mod p and returns e.
+//
+//p256tls:secret
 func (e *Element) Mul(a, b *Element) *Element { mul(e, a, b); return e }
 
 // Square sets e = a² mod p and returns e.
+//
+//p256tls:secret
 func (e *Element) Square(a *Element) *Element { square(e, a); return e }
 
 // SquareN sets e = a^(2^n) mod p by n repeated squarings and returns e. n is
 // public.
+//
+//p256tls:secret
 func (e *Element) SquareN(a *Element, n int) *Element {
 	if n <= 0 {
 		return e.Set(a)
@@ -71,6 +77,8 @@ func (e *Element) SquareN(a *Element, n int) *Element {
 }
 
 // Add sets e = a + b mod p and returns e.
+//
+//p256tls:secret
 func (e *Element) Add(a, b *Element) *Element {
 	var c uint64
 	var t Element
@@ -84,6 +92,8 @@ func (e *Element) Add(a, b *Element) *Element {
 
 // reduceOnce sets e = t - p if hi·2^256 + t ≥ p, else t. It needs
 // hi·2^256 + t < 2p.
+//
+//p256tls:secret
 func reduceOnce(e, t *Element, hi uint64) {
 	var s Element
 	var b uint64
@@ -101,6 +111,8 @@ func reduceOnce(e, t *Element, hi uint64) {
 }
 
 // Sub sets e = a - b mod p and returns e.
+//
+//p256tls:secret
 func (e *Element) Sub(a, b *Element) *Element {
 	var t Element
 	var br uint64
@@ -119,6 +131,8 @@ func (e *Element) Sub(a, b *Element) *Element {
 }
 
 // Neg sets e = -a mod p and returns e.
+//
+//p256tls:secret
 func (e *Element) Neg(a *Element) *Element {
 	var z Element
 	return e.Sub(&z, a)
@@ -129,6 +143,8 @@ func (e *Element) Double(a *Element) *Element { return e.Add(a, a) }
 
 // Select sets e = a if cond == 1 and e = b if cond == 0, and returns e. cond
 // must be 0 or 1.
+//
+//p256tls:secret
 func (e *Element) Select(a, b *Element, cond int) *Element {
 	m := -uint64(cond)
 	e[0] = b[0] ^ (m & (a[0] ^ b[0]))
@@ -167,6 +183,8 @@ func isZero64(x uint64) int {
 }
 
 // Invert sets e = a^-1 mod p (a^(p-2), so 0 maps to 0) and returns e.
+//
+//p256tls:secret
 func (e *Element) Invert(a *Element) *Element {
 	// p - 2 = [32 ones][31 zeros][1][96 zeros][94 ones][0][1], from the top.
 	var x1, x2, x3, x6, x12, x15, x30, x32, t Element

@@ -8,6 +8,8 @@ import "math/bits"
 // assembly kernels are tested against bit for bit.
 
 // mulGeneric sets z = x·y·R^-1 mod p.
+//
+//p256tls:secret
 func mulGeneric(z, x, y *Element) {
 	var t [8]uint64
 	var c uint64
@@ -46,6 +48,8 @@ func mulGeneric(z, x, y *Element) {
 }
 
 // squareGeneric sets z = x·x·R^-1 mod p.
+//
+//p256tls:secret
 func squareGeneric(z, x *Element) {
 	var t [8]uint64
 	var c uint64
@@ -99,6 +103,8 @@ func squareGeneric(z, x *Element) {
 // rest of m·p needs no multiplication: that carry plus m·p1 is
 // m·(p1 + 1) = m·2^32, and m·p3 = m·2^64 + m − m·2^32 = (m:m) − (m>>32 :
 // m<<32), one 128-bit subtraction.
+//
+//p256tls:secret
 func redc(z *Element, t *[8]uint64) {
 	u0, u1, u2, u3, u4 := t[0], t[1], t[2], t[3], uint64(0)
 	for i := 0; i < 4; i++ {

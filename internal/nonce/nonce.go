@@ -104,6 +104,8 @@ func New() *Generator {
 // Start copies its inputs and keeps no reference to them; the copies of x,
 // h1 and rnd are erased before it returns. On error the Generator holds no
 // derivation, and Next panics until a Start succeeds.
+//
+//p256tls:secret
 func (g *Generator) Start(h crypto.Hash, x *[32]byte, h1, rnd []byte) error {
 	g.e = nil
 	g.state = idle
@@ -174,6 +176,8 @@ func (g *Generator) Start(h crypto.Hash, x *[32]byte, h1, rnd []byte) error {
 
 // zeroPad zeroes b[p:q], where q is the smallest multiple of block that is
 // >= p, and returns q.
+//
+//p256tls:secret
 func zeroPad(b []byte, p, block int) int {
 	q := (p + block - 1) / block * block
 	clear(b[p:q])
@@ -189,6 +193,8 @@ func zeroPad(b []byte, p, block int) int {
 //
 // Next panics if the Generator has no derivation in progress (no successful
 // Start since New or Zero).
+//
+//p256tls:secret
 func (g *Generator) Next(k *[32]byte) {
 	e := g.e
 	if g.state == idle || e == nil {
@@ -218,12 +224,16 @@ func (g *Generator) Next(k *[32]byte) {
 // the limbs); the only branch is the loop exit, taken on the public fact
 // that a valid candidate was found. A candidate is rejected with probability
 // about 2^-32, so the loop almost never repeats.
+//
+//p256tls:secret
 func (g *Generator) Nonce(k *[32]byte) {
 	g.nonceBelow(k, &order)
 }
 
 // nonceBelow is Nonce with an arbitrary exclusive upper bound, so that tests
 // can force rejections through the same code path.
+//
+//p256tls:secret
 func (g *Generator) nonceBelow(k *[32]byte, bound *[4]uint64) {
 	for {
 		g.Next(k)
@@ -236,6 +246,8 @@ func (g *Generator) nonceBelow(k *[32]byte, bound *[4]uint64) {
 // Zero erases K, V, every scratch buffer and every saved or live hash state,
 // as far as Go allows (copies the runtime made on the stack are out of
 // reach). The Generator stays usable: Start may be called again.
+//
+//p256tls:secret
 func (g *Generator) Zero() {
 	clear(g.k[:])
 	clear(g.msg[:])

@@ -56,6 +56,8 @@ func (a *Affine) Select(p, q *Affine, cond int) *Affine {
 
 // CondNeg sets a = -a if cond == 1 and leaves it if cond == 0, in constant
 // time. cond must be 0 or 1.
+//
+//p256tls:secret
 func (a *Affine) CondNeg(cond int) *Affine {
 	var n field.Element
 	n.Neg(&a.Y)

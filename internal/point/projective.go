@@ -17,6 +17,8 @@ func (p *Projective) SetInfinity() *Projective {
 }
 
 // SetAffine sets p = a and returns p.
+//
+//p256tls:secret
 func (p *Projective) SetAffine(a *Affine) *Projective {
 	p.X = a.X
 	p.Y = a.Y
@@ -25,6 +27,8 @@ func (p *Projective) SetAffine(a *Affine) *Projective {
 }
 
 // Select sets p = q if cond == 1 and p = r if cond == 0. cond must be 0 or 1.
+//
+//p256tls:secret
 func (p *Projective) Select(q, r *Projective, cond int) *Projective {
 	p.X.Select(&q.X, &r.X, cond)
 	p.Y.Select(&q.Y, &r.Y, cond)
@@ -84,6 +88,8 @@ func (p *Projective) Add(q, r *Projective) *Projective {
 
 // AddMixed sets p = q + a and returns p (RCB algorithm 5, 11M + 2m_b + 23a).
 // q may be the point at infinity; a, being Affine, never is.
+//
+//p256tls:secret
 func (p *Projective) AddMixed(q *Projective, a *Affine) *Projective {
 	var t0, t1, t2, t3, t4, x3, y3, z3 field.Element
 	t0.Mul(&q.X, &a.X)

@@ -96,6 +96,8 @@ func toWords(a *num) [4]uint64 {
 
 // Div sets out = c·x^-1 mod M, or 0 if x = 0. It requires x < M and c < M.
 // It is constant time in the values of c and x. out may alias c or x.
+//
+//p256tls:secret
 func (mod *Modulus) Div(out, c, x *[4]uint64) {
 	d, f, _ := mod.divConst(c, x)
 	// g = 0 and f = ±1 now (f = M and d = 0 if x = 0).
@@ -104,6 +106,8 @@ func (mod *Modulus) Div(out, c, x *[4]uint64) {
 
 // divConst runs the constSteps divsteps of Div and returns the final d, f
 // and g (the last two for tests).
+//
+//p256tls:secret
 func (mod *Modulus) divConst(c, x *[4]uint64) (d, f, g num) {
 	f = mod.m
 	g = fromWords(x)
@@ -170,6 +174,8 @@ func (mod *Modulus) DivVartime(out, c, x *[4]uint64) {
 
 // finish writes out = ±d mod M in [0, M), negating when neg is −1 (f = −1).
 // d is in (−2M, M).
+//
+//p256tls:secret
 func (mod *Modulus) finish(out *[4]uint64, d *num, neg int64) {
 	r := *d
 	mod.addIfNegative(&r) // (−M, M)
@@ -182,6 +188,8 @@ func (mod *Modulus) finish(out *[4]uint64, d *num, neg int64) {
 }
 
 // addIfNegative adds M to a if a < 0 and renormalizes. Constant time.
+//
+//p256tls:secret
 func (mod *Modulus) addIfNegative(a *num) {
 	s := a[nLimbs-1] >> 63
 	for i := range a {
@@ -191,6 +199,8 @@ func (mod *Modulus) addIfNegative(a *num) {
 }
 
 // normalize propagates carries so that limbs 0..3 are in [0, 2^62).
+//
+//p256tls:secret
 func normalize(a *num) {
 	for i := 0; i < nLimbs-1; i++ {
 		a[i+1] += a[i] >> limbBits
@@ -245,6 +255,8 @@ func divstepsVartime(eta int64, f, g uint64) (int64, matrix) {
 // divstepsConst performs n ≤ 62 half-delta divsteps on the low bits of f
 // (odd) and g and returns the new h = δ − 1/2 and their matrix, scaled by
 // 2^n. Constant time: n is public and there are no branches on data.
+//
+//p256tls:secret
 func divstepsConst(h int64, f, g uint64, n int) (int64, matrix) {
 	// 2^k·f_k = u·f + v·g, 2^k·g_k = q·f + r·g after k steps; the entries
 	// are kept as two's complement uint64.
@@ -304,6 +316,8 @@ func shr62(hi, lo uint64) (uint64, uint64) {
 // in their low n limbs (the divisions are exact by construction of t). n is
 // public: always 5 in Div, the current length of f and g in DivVartime.
 // |f'|, |g'| ≤ max(|f|, |g|) since |u|+|v|, |q|+|r| ≤ 2^62.
+//
+//p256tls:secret
 func updateFG(f, g *num, t *matrix, n int) {
 	u, v, q, r := t.u, t.v, t.q, t.r
 	top := n - 1
@@ -355,6 +369,8 @@ func updateFG(f, g *num, t *matrix, n int) {
 // (mod M). For d, e in (−2M, M) the results are in (−2M, M): with the
 // negative ones counted as d+M, e+M in (−M, M), |u·d + v·e| < 2^62·M, and
 // the correction md − (u·[d<0] + v·[e<0]) is in (−2^62, 0]. Constant time.
+//
+//p256tls:secret
 func updateDE(d, e *num, t *matrix, mod *Modulus) {
 	u, v, q, r := t.u, t.v, t.q, t.r
 	sd, se := d[nLimbs-1]>>63, e[nLimbs-1]>>63

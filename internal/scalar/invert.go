@@ -13,6 +13,8 @@ var order = safegcd.NewModulus(N)
 // Invert sets s = a^-1 mod n (0 maps to 0) and returns s. Constant time: it
 // always performs the same 590 divsteps, without branches or memory accesses
 // that depend on a.
+//
+//p256tls:secret
 func (s *Scalar) Invert(a *Scalar) *Scalar {
 	order.Div((*[4]uint64)(s), (*[4]uint64)(&rr), (*[4]uint64)(a))
 	return s

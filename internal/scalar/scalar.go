@@ -59,12 +59,16 @@ func (s *Scalar) One() *Scalar { *s = one; return s }
 func (s *Scalar) Set(a *Scalar) *Scalar { *s = *a; return s }
 
 // Mul sets s = a·b mod n and returns s.
+//
+//p256tls:secret
 func (s *Scalar) Mul(a, b *Scalar) *Scalar { montMul(s, a, b); return s }
 
 // Square sets s = a² mod n and returns s.
 func (s *Scalar) Square(a *Scalar) *Scalar { montMul(s, a, a); return s }
 
 // Add sets s = a + b mod n and returns s.
+//
+//p256tls:secret
 func (s *Scalar) Add(a, b *Scalar) *Scalar {
 	var t Scalar
 	var c uint64
@@ -122,6 +126,8 @@ func (s *Scalar) IsZero() int {
 
 // reduceOnce sets s = hi·2^256 + t - n if that is ≥ 0, else t. It needs
 // hi·2^256 + t < 2n.
+//
+//p256tls:secret
 func reduceOnce(s, t *Scalar, hi uint64) {
 	var u Scalar
 	var b uint64
@@ -173,6 +179,8 @@ func (s *Scalar) SetBytes(b []byte) (*Scalar, error) {
 // §6.4, RFC 6979 §2.3.2): the leftmost 256 bits of the digest, as an
 // integer, reduced modulo n. A digest shorter than 32 bytes is taken as a
 // big-endian integer. Constant time in the digest's value.
+//
+//p256tls:secret
 func (s *Scalar) SetDigest(digest []byte) *Scalar {
 	var buf [32]byte
 	if len(digest) >= 32 {
@@ -213,6 +221,8 @@ var rrr = func() Scalar {
 }()
 
 // Bytes returns the 32-byte big-endian encoding of s's value.
+//
+//p256tls:secret
 func (s *Scalar) Bytes() [32]byte {
 	v := s.Canonical()
 	var out [32]byte
@@ -227,6 +237,8 @@ func (s *Scalar) Bytes() [32]byte {
 
 // Canonical returns s's value as plain little-endian limbs (out of
 // Montgomery form), for recoding into digits.
+//
+//p256tls:secret
 func (s *Scalar) Canonical() [4]uint64 {
 	var t Scalar
 	o := Scalar{1}
@@ -234,6 +246,7 @@ func (s *Scalar) Canonical() [4]uint64 {
 	return t
 }
 
+//p256tls:secret
 func limbsFromBytes(b *[32]byte) [4]uint64 {
 	var v [4]uint64
 	for i := 0; i < 4; i++ {
@@ -245,6 +258,8 @@ func limbsFromBytes(b *[32]byte) [4]uint64 {
 }
 
 // montMul sets z = x·y·R^-1 mod n (CIOS).
+//
+//p256tls:secret
 func montMul(z, x, y *Scalar) {
 	var t0, t1, t2, t3, t4 uint64
 	for i := 0; i < 4; i++ {
@@ -268,6 +283,8 @@ func montMul(z, x, y *Scalar) {
 }
 
 // madd returns a·b + c + d as (hi, lo).
+//
+//p256tls:secret
 func madd(a, b, c, d uint64) (hi, lo uint64) {
 	hi, lo = bits.Mul64(a, b)
 	var cc uint64

@@ -1,8 +1,14 @@
-//go:build ignore
-
-// Command branch-audit lists every conditional jump in the machine code of
+// Command branchaudit lists every conditional jump in the machine code of
 // the signing secret path and fails on any jump that scripts/branch-audit.allow
 // does not explain. Run it through scripts/branch-audit.
+//
+// The secret path is read from the code: every function marked with the
+// line //p256tls:secret in its doc comment (assembly functions: a
+// //p256tls:secret-asm line naming them) in the packages ./sign depends on,
+// under the build tags of the run (see markers.go). The audit fails when a
+// marked function's code is not in the binary, neither as a symbol nor
+// inlined into an audited function: a secret function that was renamed,
+// moved or made unreachable cannot drop out of the audit unnoticed.
 //
 // It builds the test binary of ./sign (the package code in it is compiled
 // exactly as in any other binary), disassembles the functions of the secret
@@ -31,22 +37,6 @@ import (
 	"strings"
 )
 
-// secret is the set of functions on the signing secret path, as a regular
-// expression over symbol names. Functions that only handle public data
-// (verification, encoding of the released signature, parsing) are left out.
-var secret = `^github\.com/p256tls/p256tls/(` + strings.Join([]string{
-	`internal/comb\.(ScalarBaseMult|scalarBaseMultSerial|scalarBaseMultWide|selectNegZT|doubled|lane|wipe|clearRecoding|addMixed|addend|digit|booth|window|recode|\(\*recoding\)\.at|lookup|lookupGeneric|step|stepGeneric)`,
-	`internal/comb\.(addMixedADX|addFullADX|combStepADX|lookupAVX2|comb8AVX512|vaddFull52|vlookup52|vmul52|vadd52|vsub52|vfold52|vcanon52)\.abi0`,
-	`sign\.\(\*Signer\)\.sign`,
-	`sign\.\(\*state\)\.(core|wipe|inject)`,
-	`sign\.(limbs|putLimbs|reduceN|isZeroLimbs|inRange)`,
-	`internal/scalar\.(\(\*Scalar\)\.(Add|Sub|Neg|Mul|Square|Bytes|SetDigest|Canonical|Invert|IsZero|Select)|montMul|reduceOnce|limbsFromBytes|madd)`,
-	`internal/safegcd\.(\(\*Modulus\)\.(Div|divConst|finish|addIfNegative)|divstepsConst|updateDE|updateFG|normalize)`,
-	`internal/field\.(\(\*Element\)\.(Add|Sub|Neg|Double|Select|Mul|Square|SquareN|Invert)|mul|square|reduceOnce|redc|madd|mulGeneric|squareGeneric|mulADX\.abi0|squareADX\.abi0|mulMULQ\.abi0|squareMULQ\.abi0)`,
-	`internal/point\.(\(\*Affine\)\.(CondNeg|Neg|Select)|\(\*Projective\)\.(SetAffine|SetInfinity|Select|AddMixed))`,
-	`internal/nonce\.(\(\*Generator\)\.(Start|Nonce|Next|Zero|nonceBelow)|\(\*engine\)\.(mac|setKey|restore|marshal|wipe)|inRange|bits2octets|load|store|sub|zeroPad)`,
-}, "|") + `)$`
-
 type jump struct {
 	fn, addr, instr, prev string
 	file                  string
@@ -60,67 +50,133 @@ type rule struct {
 }
 
 func main() {
-	tags := flag.String("tags", "", "build tags for the audited binary (e.g. purego)")
+	tags := flag.String("tags", "", "audit only the build with these tags (default: the default build and purego)")
 	allowPath := flag.String("allow", "scripts/branch-audit.allow", "allow-list")
 	verbose := flag.Bool("v", false, "list every jump, not only the summary and the unexplained ones")
 	flag.Parse()
 
 	rules, err := readRules(*allowPath)
 	check(err)
+	builds := []string{"", "purego"}
+	if *tags != "" {
+		builds = []string{*tags}
+	}
 
+	// Every marked function must be audited in at least one of the builds:
+	// the portable twins (purego) are reached only there, the assembly
+	// kernels only in the default build.
+	var marked []secretFunc
+	known := map[string]bool{}
+	symbols := map[string]bool{}
+	seen := map[position]bool{}
+	unexplained := 0
+	for _, b := range builds {
+		pkgs, err := modulePackages(module+"/sign", module, b)
+		check(err)
+		ms, err := findMarkers(pkgs)
+		check(err)
+		if len(ms) == 0 {
+			fail("no function is marked %s in the packages of ./sign (tags %q)", Marker, b)
+		}
+		for _, m := range ms {
+			if !known[m.Symbol] {
+				known[m.Symbol] = true
+				marked = append(marked, m)
+			}
+		}
+		unexplained += auditBuild(b, ms, rules, symbols, seen, *verbose)
+	}
+	if gone := missing(marked, symbols, seen); len(gone) > 0 {
+		for _, f := range gone {
+			where := f.File
+			if where == "" {
+				where = "assembly"
+			}
+			fmt.Printf("MISSING %s (%s:%d)\n", f.Symbol, shortPath(where), f.Start)
+		}
+		fail("%d functions marked %s are not in the audited code of any build (renamed, removed, or no longer reached from ./sign): fix the marker or the code", len(gone), Marker)
+	}
+	for _, r := range rules {
+		if r.used == 0 {
+			fmt.Printf("note: allow-list entry not used in any audited build: %s | %s\n", r.file, r.text)
+		}
+	}
+	if unexplained > 0 {
+		fail("%d conditional jumps are not explained by %s", unexplained, *allowPath)
+	}
+	fmt.Printf("branch-audit: PASS (%d marked functions audited; every conditional jump is explained)\n", len(marked))
+}
+
+// auditBuild audits the build of ./sign with the given tags: it prints its
+// summary and every unexplained jump, and returns how many there are. It
+// adds the symbols it found and the source positions of their instructions
+// to symbols and seen, and counts the allow-list entries it used.
+func auditBuild(tags string, marked []secretFunc, rules []*rule, symbols map[string]bool, seen map[position]bool, verbose bool) int {
 	tmp, err := os.MkdirTemp("", "branch-audit")
 	check(err)
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "sign.test")
 	args := []string{"test", "-c", "-o", bin}
-	if *tags != "" {
-		args = append(args, "-tags", *tags)
+	if tags != "" {
+		args = append(args, "-tags", tags)
 	}
 	run("go", append(args, "./sign")...)
 
-	dis := run("go", "tool", "objdump", "-s", secret, bin)
-	jumps, funcs, asmFuncs := parseObjdump(dis)
-	if len(funcs) == 0 {
-		fail("no function of the secret path found in the binary")
-	}
+	dis := run("go", "tool", "objdump", "-s", symbolRegexp(marked), bin)
+	jumps, addrs, funcs, asmFuncs := parseObjdump(dis)
 	// The Go disassembler does not decode MULX, ADCX and ADOX, so the
 	// assembly functions are audited in their source instead: the assembler
 	// emits exactly the instructions written there (they are NOSPLIT, so it
 	// adds no prologue).
 	asmJumps := auditAsmSource(asmFuncs)
+	for _, f := range funcs {
+		symbols[strings.TrimSuffix(f, "(SB)")] = true
+	}
 
-	// Resolve every jump to its innermost source line.
-	var in bytes.Buffer
-	for _, j := range jumps {
-		fmt.Fprintln(&in, j.addr)
+	// Resolve every instruction to its innermost source line: the jumps to
+	// look them up in the allow-list, all of them to see which marked
+	// functions were inlined into the audited code.
+	posOf := map[string]position{}
+	if len(addrs) > 0 {
+		var in bytes.Buffer
+		for _, a := range addrs {
+			fmt.Fprintln(&in, a)
+		}
+		cmd := exec.Command("go", "tool", "addr2line", bin)
+		cmd.Stdin = &in
+		out, err := cmd.Output()
+		check(err)
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if len(lines) != 2*len(addrs) {
+			fail("addr2line returned %d lines for %d addresses", len(lines), len(addrs))
+		}
+		for i, a := range addrs {
+			pos := lines[2*i+1]
+			k := strings.LastIndexByte(pos, ':')
+			var p position
+			p.file = pos[:k]
+			fmt.Sscan(pos[k+1:], &p.line)
+			posOf[a] = p
+			seen[p] = true
+		}
 	}
-	cmd := exec.Command("go", "tool", "addr2line", bin)
-	cmd.Stdin = &in
-	out, err := cmd.Output()
-	check(err)
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 2*len(jumps) {
-		fail("addr2line returned %d lines for %d addresses", len(lines), len(jumps))
-	}
+
 	src := map[string][]string{}
 	for i := range jumps {
-		pos := lines[2*i+1]
-		k := strings.LastIndexByte(pos, ':')
-		jumps[i].file = pos[:k]
-		fmt.Sscan(pos[k+1:], &jumps[i].line)
-		if _, ok := src[jumps[i].file]; !ok {
-			b, err := os.ReadFile(jumps[i].file)
+		p := posOf[jumps[i].addr]
+		jumps[i].file, jumps[i].line = p.file, p.line
+		if _, ok := src[p.file]; !ok {
+			b, err := os.ReadFile(p.file)
 			if err == nil {
-				src[jumps[i].file] = strings.Split(string(b), "\n")
+				src[p.file] = strings.Split(string(b), "\n")
 			} else {
-				src[jumps[i].file] = nil
+				src[p.file] = nil
 			}
 		}
-		if l := src[jumps[i].file]; jumps[i].line >= 1 && jumps[i].line <= len(l) {
-			jumps[i].text = strings.TrimSpace(l[jumps[i].line-1])
+		if l := src[p.file]; p.line >= 1 && p.line <= len(l) {
+			jumps[i].text = strings.TrimSpace(l[p.line-1])
 		}
 	}
-
 	jumps = append(jumps, asmJumps...)
 
 	stackCheck := regexp.MustCompile(`^CMPQ (SP|R12), 0x10\(R14\)$`)
@@ -129,7 +185,11 @@ func main() {
 	bigFrame := regexp.MustCompile(`^SUBQ \$0x[0-9a-f]+, R12$`)
 	unexplained := 0
 	byWhy := map[string]int{}
-	fmt.Printf("branch-audit: %d functions of the secret path (%d in assembly, read from source), %d conditional jumps\n", len(funcs), len(asmFuncs), len(jumps))
+	name := tags
+	if name == "" {
+		name = "default"
+	}
+	fmt.Printf("branch-audit [%s build]: %d functions marked %s; %d in the binary (%d in assembly, read from source), the rest inlined; %d conditional jumps\n", name, len(marked), Marker, len(funcs), len(asmFuncs), len(jumps))
 	for _, j := range jumps {
 		why := ""
 		switch {
@@ -152,7 +212,7 @@ func main() {
 			continue
 		}
 		byWhy[why]++
-		if *verbose {
+		if verbose {
 			fmt.Printf("ok %s %-14s %s: %s\n    (%s)\n", j.addr, j.instr, loc, j.text, why)
 		}
 	}
@@ -164,23 +224,16 @@ func main() {
 	for _, w := range whys {
 		fmt.Printf("  %3d × %s\n", byWhy[w], w)
 	}
-	for _, r := range rules {
-		if r.used == 0 {
-			fmt.Printf("note: allow-list entry not used in this build: %s | %s\n", r.file, r.text)
-			os.Stdout.Sync()
-		}
-	}
-	if unexplained > 0 {
-		fail("%d conditional jumps are not explained by %s", unexplained, *allowPath)
-	}
-	fmt.Println("branch-audit: PASS (every conditional jump is explained)")
+	return unexplained
 }
 
 // parseObjdump returns the conditional jumps of the disassembly of the Go
-// functions, the names of all functions seen, and the assembly functions
-// (name → source file) to audit from source.
-func parseObjdump(dis string) ([]jump, []string, map[string]string) {
+// functions, the addresses of all their instructions, the names of all
+// functions seen, and the assembly functions (name → source file) to audit
+// from source.
+func parseObjdump(dis string) ([]jump, []string, []string, map[string]string) {
 	var jumps []jump
+	var addrs []string
 	var funcs []string
 	asmFuncs := map[string]string{}
 	fn, prev, isAsm := "", "", false
@@ -213,13 +266,14 @@ func parseObjdump(dis string) ([]jump, []string, map[string]string) {
 			continue
 		}
 		addr, instr := cols[1], cols[3]
+		addrs = append(addrs, addr)
 		op := strings.Fields(instr)[0]
 		if op[0] == 'J' && op != "JMP" {
 			jumps = append(jumps, jump{fn: fn, addr: addr, instr: instr, prev: prev})
 		}
 		prev = instr
 	}
-	return jumps, funcs, asmFuncs
+	return jumps, addrs, funcs, asmFuncs
 }
 
 // auditAsmSource lists the conditional jumps written in the source of each
@@ -280,6 +334,9 @@ func readRules(path string) ([]*rule, error) {
 	}
 	return rules, nil
 }
+
+// module is the module whose functions are audited.
+const module = "github.com/p256tls/p256tls"
 
 func shortPath(p string) string {
 	if i := strings.Index(p, "/p256tls/"); i >= 0 {

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"strings"
+	"testing"
+)
+
+const sample = `package p
+
+// plain does something.
+//
+//p256tls:secret
+func plain() {}
+
+//p256tls:secret
+func (s *T) Ptr() {}
+
+// Val has a value receiver.
+//
+//p256tls:secret
+func (s T) Val() {}
+
+// unmarked is not audited.
+func unmarked() {}
+
+//p256tls:secret
+func kernel(x *[4]uint64)
+
+//p256tls:secret-asm mulADX squareADX
+`
+
+func parseSample(t *testing.T, src string) ([]secretFunc, error) {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "sample.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return markersInFile(fset, f, "example.com/p", "/src/sample.go")
+}
+
+func TestMarkersInFile(t *testing.T) {
+	fs, err := parseSample(t, sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{
+		"example.com/p.plain":          false,
+		"example.com/p.(*T).Ptr":       false,
+		"example.com/p.T.Val":          false,
+		"example.com/p.kernel":         true,
+		"example.com/p.mulADX.abi0":    true,
+		"example.com/p.squareADX.abi0": true,
+	}
+	if len(fs) != len(want) {
+		t.Errorf("found %d marked functions, want %d: %+v", len(fs), len(want), fs)
+	}
+	for _, f := range fs {
+		asm, ok := want[f.Symbol]
+		if !ok {
+			t.Errorf("unexpected marked function %s", f.Symbol)
+			continue
+		}
+		if f.Asm != asm {
+			t.Errorf("%s: Asm = %v, want %v", f.Symbol, f.Asm, asm)
+		}
+		if f.Symbol == "example.com/p.plain" && (f.Start != 6 || f.End != 6 || f.File != "/src/sample.go") {
+			t.Errorf("plain: at %s:%d-%d, want /src/sample.go:6-6", f.File, f.Start, f.End)
+		}
+	}
+}
+
+// TestStrayMarker: a marker that marks nothing (not in a doc comment, or
+// misspelt with trailing text) is an error, not silently ignored.
+func TestStrayMarker(t *testing.T) {
+	for _, src := range []string{
+		"package p\n\nfunc f() {\n\t//p256tls:secret\n}\n",
+		"package p\n\n//p256tls:secret\n\nfunc f() {}\n",
+		"package p\n\n//p256tls:secretx\nfunc f() {}\n",
+	} {
+		if _, err := parseSample(t, src); err == nil || !strings.Contains(err.Error(), "not the marker line") {
+			t.Errorf("source %q: err = %v, want a stray-marker error", src, err)
+		}
+	}
+}
+
+func TestMissing(t *testing.T) {
+	fs := []secretFunc{
+		{Symbol: "m.inBinary", File: "/a.go", Start: 1, End: 3},
+		{Symbol: "m.inlined", File: "/a.go", Start: 10, End: 12},
+		{Symbol: "m.gone", File: "/a.go", Start: 20, End: 22},
+		{Symbol: "m.kernel.abi0", Asm: true},
+		{Symbol: "m.lostKernel.abi0", Asm: true},
+	}
+	symbols := map[string]bool{"m.inBinary": true, "m.kernel.abi0": true, "m.other": true}
+	seen := map[position]bool{{"/a.go", 11}: true, {"/b.go", 21}: true}
+	got := missing(fs, symbols, seen)
+	var names []string
+	for _, f := range got {
+		names = append(names, f.Symbol)
+	}
+	if strings.Join(names, ",") != "m.gone,m.lostKernel.abi0" {
+		t.Errorf("missing = %v, want [m.gone m.lostKernel.abi0]", names)
+	}
+}
+
+// TestRepositoryMarkers checks that the secret path of the repository is
+// marked: the functions every signature runs through must be found.
+func TestRepositoryMarkers(t *testing.T) {
+	for _, tags := range []string{"", "purego"} {
+		pkgs, err := modulePackages(module+"/sign", module, tags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, err := findMarkers(pkgs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		have := map[string]bool{}
+		for _, f := range fs {
+			have[f.Symbol] = true
+		}
+		want := []string{
+			module + "/sign.(*state).core",
+			module + "/sign.(*Signer).sign",
+			module + "/internal/comb.ScalarBaseMult",
+			module + "/internal/scalar.(*Scalar).Invert",
+			module + "/internal/nonce.(*Generator).Start",
+			module + "/internal/safegcd.(*Modulus).Div",
+		}
+		if tags == "" {
+			want = append(want, module+"/internal/field.mulADX.abi0", module+"/internal/comb.comb8AVX512.abi0")
+		}
+		for _, w := range want {
+			if !have[w] {
+				t.Errorf("tags %q: %s is not marked %s", tags, w, Marker)
+			}
+		}
+	}
+}
