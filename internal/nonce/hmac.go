@@ -52,6 +52,8 @@ func (e *engine) init(h hash.Hash, pad *[128]byte) {
 	clear(pad[:])
 }
 
+// marshal appends the hash state (key material while keyed) to dst[:0].
+//
 //p256tls:secret
 func (e *engine) marshal(dst []byte) []byte {
 	b, err := e.save.AppendBinary(dst[:0])
@@ -61,6 +63,8 @@ func (e *engine) marshal(dst []byte) []byte {
 	return b
 }
 
+// restore loads a state saved by marshal.
+//
 //p256tls:secret
 func (e *engine) restore(state []byte) {
 	if err := e.load.UnmarshalBinary(state); err != nil {

@@ -13,6 +13,8 @@ var order = [4]uint64{
 	0xffffffff00000000,
 }
 
+// load returns the limbs of the big-endian b, least significant first.
+//
 //p256tls:secret
 func load(b *[32]byte) [4]uint64 {
 	return [4]uint64{
@@ -23,6 +25,8 @@ func load(b *[32]byte) [4]uint64 {
 	}
 }
 
+// store writes the limbs a to b, big-endian.
+//
 //p256tls:secret
 func store(b *[32]byte, a *[4]uint64) {
 	binary.BigEndian.PutUint64(b[24:], a[0])
