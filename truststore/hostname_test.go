@@ -464,6 +464,10 @@ func TestClientMisuse(t *testing.T) {
 		t.Errorf("Dialer with a nil Store: %v", err)
 	}
 	ln := listen(t, "tcp", "127.0.0.1:0", p.leaves["all"])
+	var noCtx context.Context
+	if _, err := (&Dialer{Store: p.store}).DialContext(noCtx, "tcp", ln.Addr().String()); !errors.Is(err, errNilContext) {
+		t.Errorf("Dialer with a nil Context: %v", err)
+	}
 	hooked := &Dialer{Store: p.store, Config: HookClientConfig(nil, p.store)}
 	if _, err := hooked.Dial("tcp", ln.Addr().String()); !errors.Is(err, errHookedConfig) {
 		t.Errorf("Dialer with a hooked Config: %v", err)
@@ -494,5 +498,55 @@ func TestClientRefusesClientCertificate(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatalf("server certificate for 127.0.0.1: %v", err)
+	}
+}
+
+// TestDialerTimeouts: NetDialer's Timeout and Deadline bound the handshake,
+// as with tls.Dialer, against a server that accepts and never answers.
+func TestDialerTimeouts(t *testing.T) {
+	p := newHostPKI(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var held []net.Conn
+	var mu sync.Mutex
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	defer func() {
+		mu.Lock()
+		for _, c := range held {
+			c.Close()
+		}
+		mu.Unlock()
+	}()
+	for _, mk := range []func() *net.Dialer{
+		func() *net.Dialer { return &net.Dialer{Timeout: 100 * time.Millisecond} },
+		func() *net.Dialer { return &net.Dialer{Deadline: time.Now().Add(100 * time.Millisecond)} },
+	} {
+		nd := mk()
+		done := make(chan error, 1)
+		go func() {
+			_, err := (&Dialer{NetDialer: nd, Store: p.store}).Dial("tcp", ln.Addr().String())
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Error("handshake with a silent server succeeded")
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%+v did not bound the handshake", nd)
+		}
 	}
 }

@@ -45,6 +45,7 @@ var (
 		"connect with truststore.Client or truststore.Dialer, which bind the name to the connection, or use a DNS name")
 	errNoPeerCert   = errors.New("truststore: the peer sent no certificate")
 	errNilStore     = errors.New("truststore: Client or Dialer with a nil Store")
+	errNilContext   = errors.New("truststore: Dialer.DialContext with a nil Context")
 	errHookedConfig = errors.New("truststore: Client and Dialer take the application's Config, not one returned by HookClientConfig or ClientConfig")
 )
 
@@ -132,9 +133,12 @@ func (d *Dialer) Dial(network, addr string) (net.Conn, error) {
 
 // DialContext connects to addr on the named network and runs the TLS
 // handshake, both bounded by ctx. The returned net.Conn is a *tls.Conn.
-// On an error nothing is left open. A nil Store, a hooked Config or a name
-// that is empty after filling are errors before any dialing.
+// On an error nothing is left open. A nil ctx, a nil Store, a hooked Config
+// or a name that is empty after filling are errors before any dialing.
 func (d *Dialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	if ctx == nil {
+		return nil, errNilContext
+	}
 	c := cloneConfig(d.Config)
 	if c.ServerName == "" {
 		c.ServerName = addrHost(addr)
