@@ -1,0 +1,71 @@
+package provider
+
+import (
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/p256tls/p256tls/truststore"
+)
+
+// TestDialByIPThroughStore: a provider client reaches a provider server by
+// its IP address through Dialer and Client, which check the address against
+// the leaf's IP SANs as crypto/tls does, while a hooked Config cloned to an
+// IP address fails closed instead of checking the name it was hooked with.
+func TestDialByIPThroughStore(t *testing.T) {
+	store, err := truststore.New(ca(t).cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The leaf names server.test, 127.0.0.1 and ::1.
+	srv := startServer(t, ServerConfig(NewIdentities(newIdentity(t, "P-256", "server.test"))))
+	read := func(c net.Conn) error {
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		buf := make([]byte, 3)
+		if _, err := io.ReadFull(c, buf); err != nil {
+			return err
+		}
+		if string(buf) != "ok\n" {
+			return errors.New("unexpected reply")
+		}
+		return nil
+	}
+
+	d := &Dialer{Store: store, NetDialer: &net.Dialer{Timeout: 10 * time.Second}}
+	c, err := d.Dial("tcp", srv.addr())
+	if err != nil {
+		t.Fatalf("Dialer to %s: %v", srv.addr(), err)
+	}
+	if err := read(c); err != nil {
+		t.Fatal(err)
+	}
+
+	client := func(name string) error {
+		raw, err := net.DialTimeout("tcp", srv.addr(), 10*time.Second)
+		if err != nil {
+			return err
+		}
+		c := Client(raw, &tls.Config{ServerName: name}, store)
+		if err := c.Handshake(); err != nil {
+			c.Close()
+			return err
+		}
+		return read(c)
+	}
+	if err := client("127.0.0.1"); err != nil {
+		t.Errorf("Client as 127.0.0.1: %v", err)
+	}
+	if err := client("127.0.0.2"); err == nil {
+		t.Error("Client as 127.0.0.2: an address the leaf does not name was accepted")
+	}
+
+	stale := HookClientConfig(&tls.Config{ServerName: "server.test"}, store).Clone()
+	stale.ServerName = "127.0.0.2"
+	if _, err := handshake(srv.addr(), stale); !errors.Is(err, truststore.ErrNoServerName) {
+		t.Errorf("hooked for server.test, cloned to 127.0.0.2: %v, want ErrNoServerName", err)
+	}
+}
