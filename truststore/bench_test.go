@@ -162,6 +162,9 @@ func BenchmarkBackend(b *testing.B) {
 		{"ecdsa", func() bool { return ecdsa.VerifyASN1(pub, digest[:], child.Signature) }},
 		{"verify", func() bool { return verifyOnce(pub, digest[:], child.Signature) }},
 		{"table", func() bool { return table.VerifyASN1(digest[:], child.Signature) }},
+		// What a hot table costs to build, for the admission rule's
+		// break-even (see tablePayback).
+		{"build", func() bool { t, err := newKeyTable(pub); return err == nil && t != nil }},
 	} {
 		b.Run("impl="+bc.name, func(b *testing.B) {
 			cpuPerOp(b, func() {
