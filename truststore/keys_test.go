@@ -6,8 +6,12 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/asn1"
+	"crypto/fips140"
+	"crypto/rsa"
 	"errors"
 	"math/big"
+	"os"
+	"os/exec"
 	"testing"
 )
 
@@ -126,6 +130,11 @@ func TestRuleSentAnchorStruct(t *testing.T) {
 	if xchains, _, _ := x509Verify(f.store, &scenario{chain: append(chain, &san), opts: opts}); len(xchains) != 2 {
 		t.Errorf("crypto/x509 returned %d chains, want 2", len(xchains))
 	}
+	// A subject alternative name extension with an empty value: present
+	// is not absent.
+	san0 := *f.good.cert
+	san0.Extensions = append([]pkix.Extension{{Id: asn1.ObjectIdentifier{2, 5, 29, 17}}}, san0.Extensions...)
+	expect(t, f.store, append(chain, &san0), opts, reasonAmbiguousIssuer, true)
 	// With another RawIssuer or RawSubjectPublicKeyInfo.
 	ri := *f.good.cert
 	ri.RawIssuer = f.good2.cert.RawSubject
@@ -153,5 +162,71 @@ func TestVerifyX509Panic(t *testing.T) {
 	_, err := f.store.Verify([]*x509.Certificate{leaf.cert, bad}, at(""))
 	if !errors.Is(err, errX509Panic) {
 		t.Fatalf("Verify: %v, want errX509Panic", err)
+	}
+}
+
+// A sent copy of anchor A whose RawIssuer names anchor B, which has A's key:
+// crypto/x509 climbs from the copy to B, a second chain.
+func TestRuleSentAnchorRawIssuer(t *testing.T) {
+	a := issue(t, caTemplate("Dual A"), poolKey(kP256, 44), nil)
+	b := issue(t, caTemplate("Dual B"), poolKey(kP256, 44), nil)
+	s, err := New(a.cert, b.cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inter := issue(t, caTemplate("Dual intermediate"), poolKey(kP256, 20), a)
+	leaf := issue(t, leafTemplate("dual leaf", "www.example.com"), poolKey(kP256, 21), inter)
+	chain := []*x509.Certificate{leaf.cert, inter.cert}
+	opts := at("www.example.com")
+	expect(t, s, append(chain, a.cert), opts, accepted, true)
+	copyA := *a.cert
+	copyA.RawIssuer = b.cert.RawSubject
+	expect(t, s, append(chain, &copyA), opts, reasonAmbiguousIssuer, true)
+	if xchains, _, _ := x509Verify(s, &scenario{chain: append(chain, &copyA), opts: opts}); len(xchains) != 2 {
+		t.Errorf("crypto/x509 returned %d chains, want 2", len(xchains))
+	}
+}
+
+// An anchor whose key has no valid id (which loading never makes) is never
+// a fast-path issuer.
+func TestRuleAnchorKeyInvalid(t *testing.T) {
+	f := fx(t)
+	s, err := New(f.good.cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, chain := chainUnder(t, f.good, nil, nil)
+	expect(t, s, chain, at("www.example.com"), accepted, true)
+	s.anchors[0].idOK = false
+	s.ResetCaches()
+	expect(t, s, chain, at("www.example.com"), reasonIssuerKeyInvalid, true)
+}
+
+// TestFIPSMalformedLeafKey re-runs itself with GODEBUG=fips140=on: leaf key
+// structs the FIPS filter cannot read (nil pointers, nil modulus or curve)
+// are refused, on the fast path and on the slow one, without a panic.
+func TestFIPSMalformedLeafKey(t *testing.T) {
+	if puregoBuild {
+		t.Skip("FIPS 140-3 mode cannot start with the purego build tag")
+	}
+	if os.Getenv("TRUSTSTORE_FIPS_CHILD") != "1" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestFIPSMalformedLeafKey$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "TRUSTSTORE_FIPS_CHILD=1", "GODEBUG=fips140=on")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("FIPS child: %v\n%s", err, out)
+		}
+		return
+	}
+	if !fips140.Enabled() {
+		t.Fatal("fips140 not enabled in the child")
+	}
+	f := fx(t)
+	for _, root := range []*node{f.good, f.rsa} { // fast path, slow path
+		leaf, _, chain := chainUnder(t, root, nil, nil)
+		for _, k := range []any{(*rsa.PublicKey)(nil), &rsa.PublicKey{}, (*ecdsa.PublicKey)(nil), &ecdsa.PublicKey{}} {
+			if _, err := f.store.Verify([]*x509.Certificate{withKey(leaf.cert, k), chain[1]}, at("www.example.com")); err == nil {
+				t.Errorf("%s: leaf key %#v accepted in FIPS mode", root.cert.Subject.CommonName, k)
+			}
+		}
 	}
 }

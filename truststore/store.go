@@ -189,7 +189,11 @@ var errEmptyChain = errors.New("truststore: no certificate to verify")
 // to an anchor of the store. The answer is always the one
 // x509.Certificate.Verify gives with the store's anchors as Roots, chain[1:]
 // as Intermediates and the same options (see the package documentation),
-// filtered as crypto/tls filters chains when crypto/fips140 is enabled.
+// filtered as crypto/tls filters chains when crypto/fips140 is enabled;
+// where crypto/x509 panics on a malformed certificate struct, Verify
+// returns an error instead. chain and its certificates are only read; a
+// nil certificate after the first is ignored as crypto/x509's pool would
+// not hold it.
 func (s *Store) Verify(chain []*x509.Certificate, opts VerifyOptions) ([][]*x509.Certificate, error) {
 	if len(chain) == 0 || chain[0] == nil {
 		return nil, errEmptyChain
