@@ -162,6 +162,9 @@ func BenchmarkBackend(b *testing.B) {
 		{"ecdsa", func() bool { return ecdsa.VerifyASN1(pub, digest[:], child.Signature) }},
 		{"verify", func() bool { return verifyOnce(pub, digest[:], child.Signature) }},
 		{"table", func() bool { return table.VerifyASN1(digest[:], child.Signature) }},
+		// What a hot table costs to build, for the admission rule's
+		// break-even (see tablePayback).
+		{"build", func() bool { t, err := newKeyTable(pub); return err == nil && t != nil }},
 	} {
 		b.Run("impl="+bc.name, func(b *testing.B) {
 			cpuPerOp(b, func() {
@@ -172,5 +175,57 @@ func BenchmarkBackend(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// BenchmarkHotChurn: leaf ← P-256 intermediate ← P-256 anchor chains with
+// the link cache off, so that every verification checks both signatures.
+// keys=256 takes the intermediates in turn, four times the default hot
+// capacity (64); keys=1 uses one intermediate. hot=on is the default
+// store, hot=off has WithHotThreshold(0); compare each pair:
+//
+//	go test -c -o ts.test ./truststore
+//	for i in 1 2 3 4 5 6 7 8; do ./ts.test -test.run '^$' -test.bench BenchmarkHotChurn -test.benchtime 0.5s; done > churn.txt
+//	benchstat -col /hot churn.txt
+func BenchmarkHotChurn(b *testing.B) {
+	benchSetup(b)
+	d := &benchData
+	opts := VerifyOptions{DNSName: "www.example.com", CurrentTime: t0}
+	stores := map[string]*Store{}
+	for name, o := range map[string][]Option{
+		"on":  {WithLinkCache(0)},
+		"off": {WithLinkCache(0), WithHotThreshold(0)},
+	} {
+		s, err := NewWithOptions([]*x509.Certificate{d.root.cert}, o...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		stores[name] = s
+	}
+	for _, keys := range []int{256, 1} {
+		chains := d.cold[:keys]
+		if keys == 1 {
+			chains = d.warm[:1]
+		}
+		for _, hot := range []string{"on", "off"} {
+			s := stores[hot]
+			b.Run(fmt.Sprintf("keys=%d/hot=%s", keys, hot), func(b *testing.B) {
+				s.ResetCaches()
+				before := s.Stats()
+				cpuPerOp(b, func() {
+					for i := 0; b.Loop(); i++ {
+						if _, err := s.Verify(chains[i%len(chains)], opts); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+				st := s.Stats()
+				b.ReportMetric(float64(st.HotBuilt-before.HotBuilt), "builds")
+				b.ReportMetric(float64(st.HotHits-before.HotHits)/float64(b.N), "hot-hits/op")
+				if st.SlowVerifies != 0 {
+					b.Fatalf("slow path taken: %+v", st)
+				}
+			})
+		}
 	}
 }

@@ -8,9 +8,11 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/sha256"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/asn1"
+	"errors"
 	"fmt"
 	mrand "math/rand/v2"
 	"sync"
@@ -235,8 +237,13 @@ type fixture struct {
 	nc, eku, notCA, noBC, ku, pathLen0     *node
 	expired, crit, twinA, twinB, polc      *node
 	pmap, inhibit, leafAnchor, unknown     *node
-	all                                    []*node // in the store
-	store                                  *Store
+	// Anchors that are not self-issued: sub is issued by the anchor good,
+	// subOrphan by offline, which is not an anchor. crossSelf and crossByA
+	// are one CA (subject and key) self-signed and cross-signed by good,
+	// both anchors.
+	sub, subOrphan, offline, crossSelf, crossByA *node
+	all                                          []*node // in the store
+	store                                        *Store
 }
 
 func newFixture(tb testing.TB, opts ...Option) *fixture {
@@ -275,8 +282,14 @@ func newFixture(tb testing.TB, opts ...Option) *fixture {
 	la := leafTemplate("anchor.example.com", "anchor.example.com")
 	f.leafAnchor = issue(tb, la, poolKey(kP256, 15), nil)
 	f.unknown = mk("Root Unknown", kP256, 16, nil)
+	f.sub = issue(tb, caTemplate("Root Sub"), poolKey(kP256, 17), f.good)
+	f.offline = mk("Offline root", kP256, 18, nil)
+	f.subOrphan = issue(tb, caTemplate("Root Sub orphan"), poolKey(kP256, 19), f.offline)
+	f.crossSelf = mk("Root Cross", kP384, 1, nil)
+	f.crossByA = issue(tb, caTemplate("Root Cross"), poolKey(kP384, 1), f.good)
 	f.all = []*node{f.good, f.good2, f.p384, f.rsa, f.ed, f.p521, f.p224, f.nc, f.eku, f.notCA, f.noBC, f.ku,
-		f.pathLen0, f.expired, f.crit, f.twinA, f.twinB, f.polc, f.pmap, f.inhibit, f.leafAnchor}
+		f.pathLen0, f.expired, f.crit, f.twinA, f.twinB, f.polc, f.pmap, f.inhibit, f.leafAnchor,
+		f.sub, f.subOrphan, f.crossSelf, f.crossByA}
 	var certs []*x509.Certificate
 	for _, n := range f.all {
 		certs = append(certs, n.cert)
@@ -437,9 +450,13 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 		root = f.good2
 	case x < 66:
 		root = f.p384
+	case x < 71:
+		root = f.sub
+	case x < 74:
+		root = f.subOrphan
 	default:
 		others := []*node{f.rsa, f.ed, f.p521, f.p224, f.nc, f.eku, f.notCA, f.noBC, f.ku, f.pathLen0, f.expired,
-			f.crit, f.twinA, f.twinB, f.polc, f.pmap, f.inhibit, f.unknown}
+			f.crit, f.twinA, f.twinB, f.polc, f.pmap, f.inhibit, f.unknown, f.crossSelf, f.crossByA}
 		root = others[r.IntN(len(others))]
 	}
 	sc.note("root=%s", root.cert.Subject.CommonName)
@@ -522,9 +539,31 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 		sent = append(sent, sent[1+r.IntN(len(sent)-1)])
 		sc.note("duplicate")
 	}
-	if pick(r, 5) {
+	selfIssued := bytes.Equal(root.cert.RawIssuer, root.cert.RawSubject)
+	if pick(r, 5) || !selfIssued && pick(r, 40) {
 		sent = append(sent, root.cert)
 		sc.note("anchor-sent")
+	}
+	if !selfIssued && pick(r, 20) {
+		// The anchor's issuer as an intermediate: an anchor itself for
+		// sub, a CA outside the store for subOrphan.
+		up := f.good
+		if root == f.subOrphan {
+			up = f.offline
+		}
+		sent = append(sent, up.cert)
+		sc.note("anchor-issuer-sent")
+	}
+	if pick(r, 3) {
+		// The anchor cross-signed by another anchor, sent.
+		other := f.good2
+		if root == f.good2 {
+			other = f.good
+		}
+		t := caTemplate("x")
+		t.Subject = root.cert.Subject
+		sent = append(sent, issue(tb, t, root.key, other).cert)
+		sc.note("anchor-cross-signed-sent")
 	}
 	if pick(r, 3) {
 		t := caTemplate(fmt.Sprintf("Unrelated %d", r.Uint32()))
@@ -606,48 +645,81 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 	return sc
 }
 
-// compareWithX509 runs Store.Verify, the fast path alone and
-// x509.Certificate.Verify on sc. It reports whether the fast path accepted.
-func compareWithX509(tb testing.TB, s *Store, sc *scenario) (fast bool, why reason) {
-	tb.Helper()
+// x509Verify runs x509.Certificate.Verify as Store.Verify's slow path
+// does; panicked reports that crypto/x509 panicked (on a certificate struct
+// ParseCertificate never makes).
+func x509Verify(s *Store, sc *scenario) (chains [][]*x509.Certificate, err error, panicked bool) {
+	defer func() {
+		if recover() != nil {
+			chains, err, panicked = nil, nil, true
+		}
+	}()
 	inter := x509.NewCertPool()
 	for _, c := range sc.chain[1:] {
-		inter.AddCert(c)
+		if c != nil {
+			inter.AddCert(c)
+		}
 	}
-	xchains, xerr := sc.chain[0].Verify(x509.VerifyOptions{
+	chains, err = sc.chain[0].Verify(x509.VerifyOptions{
 		Roots: s.pool, Intermediates: inter, DNSName: sc.opts.DNSName,
 		KeyUsages: sc.opts.KeyUsages, CurrentTime: sc.opts.CurrentTime,
 	})
+	return chains, err, false
+}
+
+// compareWithX509 runs Store.Verify, the fast path alone and
+// x509.Certificate.Verify on sc: a fast accept must be a crypto/x509 accept
+// with exactly the one chain crypto/x509 returns, and Verify must give
+// crypto/x509's answer with the same set of chains (or errX509Panic where
+// crypto/x509 panics). It reports whether the fast path accepted.
+func compareWithX509(tb testing.TB, s *Store, sc *scenario) (fast bool, why reason) {
+	tb.Helper()
+	xchains, xerr, xpanic := x509Verify(s, sc)
 	path, why := s.fastPath(sc.chain, &sc.opts, sc.opts.CurrentTime)
 	if why == accepted {
-		if xerr != nil {
-			tb.Fatalf("fast path accepted a chain crypto/x509 rejects (%v): %v", xerr, sc.desc)
+		if xpanic || xerr != nil {
+			tb.Fatalf("fast path accepted a chain crypto/x509 rejects (%v, panic %v): %v", xerr, xpanic, sc.desc)
 		}
-		if len(xchains) != 1 || !sameChain(xchains[0], path) {
+		if !sameChainSet([][]*x509.Certificate{path}, xchains) {
 			tb.Fatalf("fast path chain differs from crypto/x509's %d chains: %v", len(xchains), sc.desc)
 		}
 	}
 	chains, err := s.Verify(sc.chain, sc.opts)
+	if xpanic {
+		if !errors.Is(err, errX509Panic) {
+			tb.Fatalf("crypto/x509 panicked, Verify: %v: %v", err, sc.desc)
+		}
+		return why == accepted, why
+	}
 	if (err == nil) != (xerr == nil) {
 		tb.Fatalf("Verify: %v, crypto/x509: %v: %v", err, xerr, sc.desc)
 	}
-	if len(chains) != len(xchains) {
-		tb.Fatalf("Verify returned %d chains, crypto/x509 %d: %v", len(chains), len(xchains), sc.desc)
-	}
-	for i := range chains {
-		if !sameChain(chains[i], xchains[i]) {
-			tb.Fatalf("chain %d differs from crypto/x509's: %v", i, sc.desc)
-		}
+	if !sameChainSet(chains, xchains) {
+		tb.Fatalf("Verify returned %d chains, crypto/x509 %d, or other ones: %v", len(chains), len(xchains), sc.desc)
 	}
 	return why == accepted, why
 }
 
-func sameChain(a, b []*x509.Certificate) bool {
+// sameChainSet reports whether a and b hold the same chains (by DER),
+// counted with multiplicity, in any order.
+func sameChainSet(a, b [][]*x509.Certificate) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	for i := range a {
-		if !bytes.Equal(a[i].Raw, b[i].Raw) {
+	count := map[string]int{}
+	key := func(ch []*x509.Certificate) string {
+		var k []byte
+		for _, c := range ch {
+			h := sha256.Sum256(c.Raw)
+			k = append(k, h[:]...)
+		}
+		return string(k)
+	}
+	for _, ch := range a {
+		count[key(ch)]++
+	}
+	for _, ch := range b {
+		if count[key(ch)]--; count[key(ch)] < 0 {
 			return false
 		}
 	}

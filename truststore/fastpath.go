@@ -39,12 +39,12 @@ func (s *Store) fastPath(chain []*x509.Certificate, opts *VerifyOptions, now tim
 	}
 
 	// The candidates crypto/x509 would consider: the sent certificates,
-	// less exact copies of anchors (crypto/x509 never builds a second chain
-	// through those) and exact repeats (a CertPool keeps one copy).
+	// less faithful copies of anchors (see sentAnchor) and exact repeats (a
+	// CertPool keeps one copy).
 	var ibuf [maxCerts]*x509.Certificate
 	inter := ibuf[:0]
 	for _, c := range chain[1:] {
-		if s.anchorCopy(c) != nil || containsRaw(inter, c) {
+		if s.sentAnchor(c) || containsRaw(inter, c) {
 			continue
 		}
 		inter = append(inter, c)
@@ -88,6 +88,13 @@ func (s *Store) fastPath(chain []*x509.Certificate, opts *VerifyOptions, now tim
 			if bytes.Equal(top.cert.RawSubject, leaf.RawSubject) {
 				return nil, reasonSharedSubject
 			}
+			// crypto/x509 also tries a sent copy of the anchor as an
+			// intermediate and climbs on by its issuer's name; only
+			// when that name is the anchor's own does the climb stop
+			// at once (the anchor is already in the chain).
+			if !bytes.Equal(top.cert.RawIssuer, top.cert.RawSubject) && containsRaw(chain[1:], top.cert) {
+				return nil, reasonSentAnchorIssued
+			}
 			path = append(path, top.cert)
 			break
 		}
@@ -100,8 +107,9 @@ func (s *Store) fastPath(chain []*x509.Certificate, opts *VerifyOptions, now tim
 		cur = next
 	}
 
-	// Per-certificate rules.
+	// Per-certificate rules. ids[i] names the key of issuer path[i].
 	last := len(path) - 1
+	var ids [maxCerts]keyID
 	for i, c := range path {
 		if len(c.UnhandledCriticalExtensions) > 0 {
 			return nil, reasonCriticalExtension
@@ -125,12 +133,27 @@ func (s *Store) fastPath(chain []*x509.Certificate, opts *VerifyOptions, now tim
 			if !issuerCurve(ecdsaKey(c)) {
 				return nil, reasonIssuerKey
 			}
+			if c.PublicKeyAlgorithm != x509.ECDSA {
+				return nil, reasonIssuerKey // CheckSignatureFrom refuses Unknown
+			}
+			ok := top.idOK
+			if i == last {
+				ids[i] = top.id
+			} else {
+				ids[i], ok = keyIDOf(ecdsaKey(c))
+			}
+			if !ok {
+				return nil, reasonIssuerKeyInvalid
+			}
 		}
 		if i < last {
 			if _, ok := signatureHash(c.SignatureAlgorithm); !ok {
 				return nil, reasonSignatureAlgorithm
 			}
 		}
+	}
+	if fips140.Enabled() && !keyFieldsSet(path) {
+		return nil, reasonFIPS
 	}
 	if fips140.Enabled() && !fipsChainAllowed(path) {
 		return nil, reasonFIPS
@@ -148,7 +171,7 @@ func (s *Store) fastPath(chain []*x509.Certificate, opts *VerifyOptions, now tim
 		if i+1 == last {
 			issuerTable = top.table
 		}
-		if r := s.verifyLink(path[i], path[i+1], issuerTable); r != accepted {
+		if r := s.verifyLink(path[i], path[i+1], ids[i+1], issuerTable); r != accepted {
 			return nil, r
 		}
 	}
@@ -163,6 +186,50 @@ func (s *Store) anchorCopy(c *x509.Certificate) *anchor {
 		}
 	}
 	return nil
+}
+
+// sentAnchor reports whether the sent certificate c is a copy of an anchor
+// that crypto/x509 can never put in a chain other than the anchor's own:
+// byte-identical DER, and the fields by which crypto/x509 climbs from it
+// (RawIssuer), verifies with it (PublicKey, when the anchor's is ECDSA) and
+// recognises it as already in the chain (RawSubject, found by anchorCopy,
+// RawSubjectPublicKeyInfo, the subject alternative name extension) equal to
+// the anchor's. A struct that differs in those is an ordinary candidate;
+// one that shares the anchor's name then makes the issuer ambiguous.
+func (s *Store) sentAnchor(c *x509.Certificate) bool {
+	a := s.anchorCopy(c)
+	if a == nil {
+		return false
+	}
+	if a.idOK {
+		// crypto/x509 checks signatures under the copy's own key.
+		if id, ok := keyIDOf(ecdsaKey(c)); !ok || id != a.id {
+			return false
+		}
+	}
+	return bytes.Equal(c.RawIssuer, a.cert.RawIssuer) &&
+		bytes.Equal(c.RawSubjectPublicKeyInfo, a.cert.RawSubjectPublicKeyInfo) &&
+		sameSAN(c, a.cert)
+}
+
+var oidSubjectAltName = asn1.ObjectIdentifier{2, 5, 29, 17}
+
+// sameSAN reports whether crypto/x509's alreadyInChain sees the same
+// subject alternative names in a and b: both without the extension, or the
+// first one of each with equal values.
+func sameSAN(a, b *x509.Certificate) bool {
+	va, oka := sanValue(a)
+	vb, okb := sanValue(b)
+	return oka == okb && bytes.Equal(va, vb)
+}
+
+func sanValue(c *x509.Certificate) ([]byte, bool) {
+	for _, e := range c.Extensions {
+		if e.Id.Equal(oidSubjectAltName) {
+			return e.Value, true
+		}
+	}
+	return nil, false
 }
 
 func containsRaw(list []*x509.Certificate, c *x509.Certificate) bool {
@@ -303,24 +370,31 @@ func positiveMinimal(b []byte) bool {
 	return true
 }
 
-// keyIDOf names an ECDSA public key by a hash of its curve and point, taken
-// from the key crypto/x509 verifies with.
-func keyIDOf(pub *ecdsa.PublicKey) keyID {
-	var buf [1 + 2*66]byte
-	size := (pub.Curve.Params().BitSize + 7) / 8
-	buf[0] = byte(size)
-	pub.X.FillBytes(buf[1 : 1+size])
-	pub.Y.FillBytes(buf[1+size : 1+2*size])
-	return sha256.Sum256(buf[:1+2*size])
+// keyIDOf names an ECDSA public key by the SHA-256 of its uncompressed
+// SEC 1 encoding, as ecdsa.PublicKey.Bytes makes it. Bytes refuses what
+// crypto/ecdsa would refuse to verify with (a curve other than P-224,
+// P-256, P-384 or P-521, negative or oversized coordinates, coordinates
+// not reduced modulo p, a point off the curve), so two keys get one id only
+// when they are the same valid key; ok is false for any other key, nil
+// fields included, and then no cache may be consulted for it.
+func keyIDOf(pub *ecdsa.PublicKey) (id keyID, ok bool) {
+	if pub == nil || pub.X == nil || pub.Y == nil {
+		return keyID{}, false
+	}
+	enc, err := pub.Bytes()
+	if err != nil {
+		return keyID{}, false
+	}
+	return sha256.Sum256(enc), true
 }
 
-// verifyLink checks the signature on child by issuer (whose key is P-256 or
-// P-384), with the issuer's anchor table when it has one, else a hot table,
-// else ordinary verification. Successes are remembered in the link cache;
-// P-256 keys that keep verifying earn a hot table.
-func (s *Store) verifyLink(child, issuer *x509.Certificate, table keyTable) reason {
+// verifyLink checks the signature on child by issuer, whose key is P-256
+// or P-384 and valid with id its keyIDOf, with the issuer's anchor table
+// when it has one, else a hot table, else ordinary verification. Successes
+// are remembered in the link cache; P-256 keys that keep verifying may earn
+// a hot table (see hotCache).
+func (s *Store) verifyLink(child, issuer *x509.Certificate, id keyID, table keyTable) reason {
 	pub := ecdsaKey(issuer)
-	id := keyIDOf(pub)
 	lk := linkKey{issuer: id, child: sha256.Sum256(child.Raw)}
 	if _, ok := s.links.Get(lk); ok {
 		s.linkHits.Add(1)
@@ -350,13 +424,15 @@ func (s *Store) verifyLink(child, issuer *x509.Certificate, table keyTable) reas
 	switch {
 	case table != nil:
 		ok = table.VerifyASN1(digest, child.Signature)
+	case !isP256(pub):
+		ok = verifyOnce(pub, digest, child.Signature)
 	default:
-		if t, hit := s.hot.Get(id); hit {
+		if t := s.hot.lookup(id); t != nil {
 			ok = t.VerifyASN1(digest, child.Signature)
 		} else {
 			ok = verifyOnce(pub, digest, child.Signature)
-			if ok && isP256(pub) {
-				s.noteKey(id, pub)
+			if ok {
+				s.hot.note(id, pub)
 			}
 		}
 	}
@@ -365,22 +441,4 @@ func (s *Store) verifyLink(child, issuer *x509.Certificate, table keyTable) reas
 	}
 	s.links.Put(lk, struct{}{})
 	return accepted
-}
-
-// noteKey counts a signature verified by a P-256 key without a table and
-// builds its hot table once the count reaches the threshold.
-func (s *Store) noteKey(id keyID, pub *ecdsa.PublicKey) {
-	if s.cfg.hotThreshold <= 0 {
-		return
-	}
-	if n := s.counts.Update(id, func(n int) int { return n + 1 }); n < s.cfg.hotThreshold {
-		return
-	}
-	t, err := newKeyTable(pub)
-	if err != nil {
-		return
-	}
-	s.hot.Put(id, t)
-	s.counts.Delete(id)
-	s.hotBuilt.Add(1)
 }

@@ -308,20 +308,18 @@ func (l *loader) finish(op, path string) (*Store, error) {
 		byKey:     make(map[keyID]keyTable),
 		pool:      x509.NewCertPool(),
 		skipped:   l.skipped,
-		hot:       newLRU[keyID, keyTable](l.cfg.hotTables),
-		counts:    newLRU[keyID, int](4 * max(l.cfg.hotTables, 64)),
+		hot:       newHotCache(l.cfg.hotTables, l.cfg.hotThreshold),
 		links:     newLRU[linkKey, struct{}](l.cfg.linkCache),
 	}
 	if l.cfg.hotThreshold <= 0 {
-		s.hot = newLRU[keyID, keyTable](0)
-		s.counts = newLRU[keyID, int](0)
+		s.hot = newHotCache(0, 0)
 	}
 	var toTable []*anchor
 	for _, c := range l.certs {
 		a := &anchor{cert: c}
 		if pub := ecdsaKey(c); pub != nil {
-			a.id = keyIDOf(pub)
-			if isP256(pub) && (l.cfg.maxTables < 0 || len(toTable) < l.cfg.maxTables) {
+			a.id, a.idOK = keyIDOf(pub)
+			if a.idOK && isP256(pub) && (l.cfg.maxTables < 0 || len(toTable) < l.cfg.maxTables) {
 				toTable = append(toTable, a)
 			}
 		}

@@ -93,18 +93,21 @@ func TestParity(t *testing.T) {
 	}
 }
 
-func TestDebugReason(t *testing.T) {
-	want := os.Getenv("P256TLS_DEBUG_REASON")
-	if want == "" {
-		t.Skip()
-	}
-	f := newFixture(t)
-	r := mrand.New(mrand.NewPCG(1, 2))
-	for range 2000 {
-		sc := randomScenario(t, r, f)
-		_, why := compareWithX509(t, f.store, sc)
-		if why.String() == want {
-			t.Log(sc.desc)
+// TestReasonNames: every reason has its own name, as Stats().Declines
+// reports it.
+func TestReasonNames(t *testing.T) {
+	seen := map[string]reason{}
+	for r := range numReasons {
+		n := r.String()
+		if n == "" || n == "unknown" {
+			t.Errorf("reason %d has no name", r)
 		}
+		if o, dup := seen[n]; dup {
+			t.Errorf("reasons %d and %d are both %q", o, r, n)
+		}
+		seen[n] = r
+	}
+	if numReasons.String() != "unknown" {
+		t.Errorf("numReasons.String() = %q", numReasons.String())
 	}
 }

@@ -28,6 +28,8 @@ const (
 	reasonEKU
 	reasonEKUUnhandled
 	reasonFIPS
+	reasonSentAnchorIssued
+	reasonIssuerKeyInvalid
 	reasonSignatureEncoding
 	reasonSignature
 	numReasons
@@ -57,6 +59,8 @@ var reasonNames = [numReasons]string{
 	reasonEKU:                "extended-key-usage",
 	reasonEKUUnhandled:       "extended-key-usage-unhandled",
 	reasonFIPS:               "fips",
+	reasonSentAnchorIssued:   "sent-anchor-not-self-issued",
+	reasonIssuerKeyInvalid:   "issuer-key-invalid",
 	reasonSignatureEncoding:  "signature-encoding",
 	reasonSignature:          "signature",
 }

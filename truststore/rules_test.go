@@ -360,3 +360,24 @@ func TestRuleSignatureEncoding(t *testing.T) {
 	leaf, inter, _ := chainUnder(t, f.good, nil, nil)
 	expect(t, f.store, []*x509.Certificate{padSignature(t, leaf.cert), inter.cert}, at("www.example.com"), reasonSignatureEncoding, false)
 }
+
+func TestRuleSentAnchorNotSelfIssued(t *testing.T) {
+	f := fx(t)
+	// Root Sub is an anchor issued by the anchor Root A. Sent along, its
+	// copy is also an intermediate under Root A: crypto/x509 returns
+	// [leaf, I, Sub] and [leaf, I, Sub, A].
+	_, _, chain := chainUnder(t, f.sub, nil, nil)
+	expect(t, f.store, chain, at("www.example.com"), accepted, true)
+	expect(t, f.store, append(chain, f.sub.cert), at("www.example.com"), reasonSentAnchorIssued, true)
+	if xchains, _, _ := x509Verify(f.store, &scenario{chain: append(chain, f.sub.cert), opts: at("www.example.com")}); len(xchains) != 2 {
+		t.Errorf("crypto/x509 returned %d chains, want 2", len(xchains))
+	}
+	// Its issuer is not an anchor: still declined (crypto/x509 finds one
+	// chain, or two if the issuer is sent too).
+	_, _, chain = chainUnder(t, f.subOrphan, nil, nil)
+	expect(t, f.store, append(chain, f.subOrphan.cert), at("www.example.com"), reasonSentAnchorIssued, true)
+	expect(t, f.store, append(chain, f.subOrphan.cert, f.offline.cert), at("www.example.com"), reasonSentAnchorIssued, true)
+	// A self-signed anchor sent along stays on the fast path.
+	_, _, chain = chainUnder(t, f.good, nil, nil)
+	expect(t, f.store, append(chain, f.good.cert), at("www.example.com"), accepted, true)
+}

@@ -3,6 +3,7 @@ package truststore
 import (
 	"crypto/ecdsa"
 	"crypto/fips140"
+	"crypto/rsa"
 	"crypto/x509"
 	"errors"
 	"sync/atomic"
@@ -28,10 +29,8 @@ type Store struct {
 	tables   int
 	loadTime time.Duration
 
-	// hot holds the tables of issuing keys that are not anchors; counts
-	// tracks how many signatures each such key has verified.
-	hot    *lru[keyID, keyTable]
-	counts *lru[keyID, int]
+	// hot holds the tables of issuing keys that are not anchors.
+	hot *hotCache
 	// links holds (issuer key, child certificate) pairs whose signature
 	// verified.
 	links *lru[linkKey, struct{}]
@@ -39,13 +38,13 @@ type Store struct {
 	fastAccepts atomic.Uint64
 	slowCalls   atomic.Uint64
 	declines    [numReasons]atomic.Uint64
-	hotBuilt    atomic.Uint64
 	linkHits    atomic.Uint64
 }
 
 type anchor struct {
 	cert  *x509.Certificate
-	id    keyID // of the public key, zero unless ECDSA
+	id    keyID // of the public key, when idOK
+	idOK  bool  // the key is a valid ECDSA key (see keyIDOf)
 	table keyTable
 }
 
@@ -68,7 +67,7 @@ type config struct {
 }
 
 func defaultConfig() config {
-	return config{maxTables: -1, hotThreshold: 2, hotTables: 64, linkCache: 1024}
+	return config{maxTables: -1, hotThreshold: tablePayback, hotTables: 64, linkCache: 1024}
 }
 
 // WithMaxTables limits the number of anchor tables built at load to n (the
@@ -77,11 +76,16 @@ func defaultConfig() config {
 func WithMaxTables(n int) Option { return func(c *config) { c.maxTables = n } }
 
 // WithHotThreshold sets K, the number of signatures a P-256 issuing key that
-// is not an anchor must have verified before it gets a table (default 2).
-// K <= 0 disables hot tables.
+// is not an anchor must have verified recently (as the admission sketch
+// estimates) before it may get a table while the hot cache has room
+// (default 3, the uses that repay a build). A full cache admits a key only
+// in place of a table that has repaid its build, and only when the key is
+// clearly more frequent (see the package documentation). K <= 0 disables
+// hot tables.
 func WithHotThreshold(k int) Option { return func(c *config) { c.hotThreshold = k } }
 
-// WithHotTables bounds the LRU of hot intermediate tables (default 64).
+// WithHotTables bounds the number of hot intermediate tables (default 64);
+// n <= 0 disables them.
 func WithHotTables(n int) Option { return func(c *config) { c.hotTables = n } }
 
 // WithLinkCache bounds the LRU of verified links (default 1024 entries);
@@ -97,8 +101,11 @@ type Stats struct {
 	TableBytes int           // memory held by anchor and hot tables (estimate)
 	LoadTime   time.Duration // time spent loading, tables included
 
-	HotTables    int    // hot intermediate tables currently held
+	HotTables    int    // hot intermediate tables currently held (or being built)
 	HotBuilt     uint64 // hot tables built so far
+	HotEvicted   uint64 // hot tables dropped to make room for another key
+	HotRefused   uint64 // admissions refused because the cache was full and no table could go
+	HotHits      uint64 // signatures verified with a hot table
 	Links        int    // verified links currently cached
 	LinkHits     uint64 // signatures skipped thanks to the link cache
 	FastAccepts  uint64 // Verify calls answered by the fast path
@@ -110,13 +117,17 @@ type Stats struct {
 
 // Stats returns a snapshot of the store's counters.
 func (s *Store) Stats() Stats {
+	hs := s.hot.stats()
 	st := Stats{
 		Anchors:      len(s.anchors),
 		Skipped:      len(s.skipped),
 		Tables:       s.tables,
 		LoadTime:     s.loadTime,
-		HotTables:    s.hot.Len(),
-		HotBuilt:     s.hotBuilt.Load(),
+		HotTables:    hs.tables,
+		HotBuilt:     hs.built,
+		HotEvicted:   hs.evicted,
+		HotRefused:   hs.refused,
+		HotHits:      hs.hits,
 		Links:        s.links.Len(),
 		LinkHits:     s.linkHits.Load(),
 		FastAccepts:  s.fastAccepts.Load(),
@@ -152,10 +163,10 @@ func (s *Store) Anchors() []*x509.Certificate {
 // CertPool returns a new x509.CertPool holding the store's anchors.
 func (s *Store) CertPool() *x509.CertPool { return s.pool.Clone() }
 
-// ResetCaches empties the hot-table, key-count and verified-link caches.
+// ResetCaches empties the hot-table cache (tables and use counts) and the
+// verified-link cache. The counters of Stats are kept.
 func (s *Store) ResetCaches() {
-	s.hot.Clear()
-	s.counts.Clear()
+	s.hot.clear()
 	s.links.Clear()
 }
 
@@ -178,7 +189,11 @@ var errEmptyChain = errors.New("truststore: no certificate to verify")
 // to an anchor of the store. The answer is always the one
 // x509.Certificate.Verify gives with the store's anchors as Roots, chain[1:]
 // as Intermediates and the same options (see the package documentation),
-// filtered as crypto/tls filters chains when crypto/fips140 is enabled.
+// filtered as crypto/tls filters chains when crypto/fips140 is enabled;
+// where crypto/x509 panics on a malformed certificate struct, Verify
+// returns an error instead. chain and its certificates are only read; a
+// nil certificate after the first is ignored as crypto/x509's pool would
+// not hold it.
 func (s *Store) Verify(chain []*x509.Certificate, opts VerifyOptions) ([][]*x509.Certificate, error) {
 	if len(chain) == 0 || chain[0] == nil {
 		return nil, errEmptyChain
@@ -196,16 +211,29 @@ func (s *Store) Verify(chain []*x509.Certificate, opts VerifyOptions) ([][]*x509
 	return s.slowVerify(chain, &opts, now)
 }
 
-// slowVerify asks crypto/x509.
-func (s *Store) slowVerify(chain []*x509.Certificate, opts *VerifyOptions, now time.Time) ([][]*x509.Certificate, error) {
+// errX509Panic is returned when crypto/x509 panics on the chain, as it
+// does on some certificate structs that x509.ParseCertificate never makes
+// (an issuer's *ecdsa.PublicKey that is nil, or has a nil Curve or X).
+var errX509Panic = errors.New("truststore: crypto/x509 cannot verify a malformed certificate struct")
+
+// slowVerify asks crypto/x509. A panic inside crypto/x509 becomes
+// errX509Panic: Verify's contract covers any certificate struct, and
+// crypto/x509 reads only the pools it is given, both private to this call
+// or never written after load.
+func (s *Store) slowVerify(chain []*x509.Certificate, opts *VerifyOptions, now time.Time) (chains [][]*x509.Certificate, err error) {
 	s.slowCalls.Add(1)
+	defer func() {
+		if recover() != nil {
+			chains, err = nil, errX509Panic
+		}
+	}()
 	inter := x509.NewCertPool()
 	for _, c := range chain[1:] {
 		if c != nil {
 			inter.AddCert(c)
 		}
 	}
-	chains, err := chain[0].Verify(x509.VerifyOptions{
+	chains, err = chain[0].Verify(x509.VerifyOptions{
 		Roots:         s.pool,
 		Intermediates: inter,
 		DNSName:       opts.DNSName,
@@ -230,7 +258,7 @@ func fipsFilter(chains [][]*x509.Certificate) ([][]*x509.Certificate, error) {
 	}
 	var ok [][]*x509.Certificate
 	for _, ch := range chains {
-		if fipsChainAllowed(ch) {
+		if keyFieldsSet(ch) && fipsChainAllowed(ch) {
 			ok = append(ok, ch)
 		}
 	}
@@ -238,6 +266,25 @@ func fipsFilter(chains [][]*x509.Certificate) ([][]*x509.Certificate, error) {
 		return nil, errNoFIPSChain
 	}
 	return ok, nil
+}
+
+// keyFieldsSet reports whether the public keys of chain have the fields
+// the FIPS key filter reads: no nil *rsa.PublicKey or *ecdsa.PublicKey, no
+// nil modulus or curve.
+func keyFieldsSet(chain []*x509.Certificate) bool {
+	for _, c := range chain {
+		switch pub := c.PublicKey.(type) {
+		case *rsa.PublicKey:
+			if pub == nil || pub.N == nil {
+				return false
+			}
+		case *ecdsa.PublicKey:
+			if pub == nil || pub.Curve == nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func ecdsaKey(c *x509.Certificate) *ecdsa.PublicKey {
