@@ -83,7 +83,9 @@
 // # TLS
 //
 // HookClientConfig and ClientConfig make a crypto/tls (or quic-go) client
-// verify servers with a Store; HookClientAuth makes a server verify client
+// verify servers with a Store; Client and Dialer do the same per connection,
+// with the name bound, and are the way to reach an IP address; HookClientAuth
+// makes a server verify client
 // certificates with one. See HookClientConfig for why pairing
 // InsecureSkipVerify with VerifyConnection is safe.
 package truststore
