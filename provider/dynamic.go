@@ -3,6 +3,7 @@ package provider
 import (
 	"bytes"
 	"context"
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/subtle"
@@ -124,6 +125,23 @@ func (c *Cache) Stats() CacheStats {
 		Fallbacks: c.fallbacks.Load(), BuildFailures: c.failures.Load(),
 		Entries: n, Size: c.size,
 	}
+}
+
+// Contains reports whether the cache holds a signer for pub, a P-256
+// *ecdsa.PublicKey (false for any other key). It does not count as a use.
+func (c *Cache) Contains(pub crypto.PublicKey) bool {
+	p, ok := pub.(*ecdsa.PublicKey)
+	if !ok || p.Curve != elliptic.P256() {
+		return false
+	}
+	enc, err := p.Bytes()
+	if err != nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[string(enc)]
+	return e != nil && e.k != nil
 }
 
 // WrapGetCertificate returns a tls.Config.GetCertificate that calls f and

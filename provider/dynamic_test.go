@@ -229,6 +229,15 @@ func TestCacheLRU(t *testing.T) {
 	c.Certificate(ctx, &certs[0]) // 0 is now the most recent
 	c.Certificate(ctx, &certs[2]) // evicts 1
 	wantCacheStats(t, c, CacheStats{Hits: 1, Builds: 3, Evictions: 1, Entries: 2})
+	for i, want := range []bool{true, false, true} {
+		if got := c.Contains(certs[i].PrivateKey.(crypto.Signer).Public()); got != want {
+			t.Fatalf("Contains(key %d) = %v, want %v", i, got, want)
+		}
+	}
+	if c.Contains(newKey(t, "P-384").Public()) || c.Contains(nil) {
+		t.Fatal("Contains accepted a key that is not P-256")
+	}
+	wantCacheStats(t, c, CacheStats{Hits: 1, Builds: 3, Evictions: 1, Entries: 2})
 	if c.Certificate(ctx, &certs[0]).PrivateKey != k0 {
 		t.Fatal("the most recently used key was evicted")
 	}
