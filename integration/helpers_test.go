@@ -8,6 +8,7 @@ import (
 	"net"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 // and closes.
 type server struct {
 	ln  net.Listener
-	cfg *tls.Config
+	cfg atomic.Pointer[tls.Config] // the configuration for new connections
 	wg  sync.WaitGroup
 
 	mu    sync.Mutex
@@ -35,7 +36,8 @@ func startServer(t *testing.T, ln net.Listener, cfg *tls.Config) *server {
 			t.Fatal(err)
 		}
 	}
-	s := &server{ln: ln, cfg: cfg}
+	s := &server{ln: ln}
+	s.cfg.Store(cfg)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -58,23 +60,25 @@ func startServer(t *testing.T, ln net.Listener, cfg *tls.Config) *server {
 func (s *server) handle(raw net.Conn) {
 	defer raw.Close()
 	raw.SetDeadline(time.Now().Add(30 * time.Second))
-	c := tls.Server(raw, s.cfg)
+	c := tls.Server(raw, s.cfg.Load())
 	err := c.Handshake()
 	if err == nil {
+		// Recorded before the reply, which the client waits for.
+		if peers := c.ConnectionState().PeerCertificates; len(peers) > 0 {
+			s.mu.Lock()
+			s.peers = append(s.peers, peers[0])
+			s.mu.Unlock()
+		}
 		_, err = io.WriteString(c, "ok\n")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if err != nil {
 		// The ACME server's validation connections end after the
 		// handshake; they are not failures of the server.
 		if cs := c.ConnectionState(); cs.NegotiatedProtocol != "acme-tls/1" {
+			s.mu.Lock()
 			s.errs = append(s.errs, err)
+			s.mu.Unlock()
 		}
-		return
-	}
-	if peers := c.ConnectionState().PeerCertificates; len(peers) > 0 {
-		s.peers = append(s.peers, peers[0])
 	}
 }
 
@@ -102,8 +106,9 @@ func (s *server) close() {
 
 // handshake dials addr with cfg, reads the server's "ok\n" and returns the
 // server's leaf certificate.
+// The timeout covers a certificate's issuance by an ACME server.
 func handshake(addr string, cfg *tls.Config) (*x509.Certificate, error) {
-	c, err := tls.DialWithDialer(&net.Dialer{Timeout: 10 * time.Second}, "tcp", addr, cfg)
+	c, err := tls.DialWithDialer(&net.Dialer{Timeout: 60 * time.Second}, "tcp", addr, cfg)
 	if err != nil {
 		return nil, err
 	}
