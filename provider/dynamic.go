@@ -240,7 +240,7 @@ func (c *Cache) lookup(ctx context.Context, cert *tls.Certificate) *key {
 	known := e != nil && e.k != nil && e.hasLeaf(leafDER)
 	if known && e.priv == priv {
 		// The fast path: this very key object and leaf were checked before.
-		c.touch(e)
+		c.touch(e) // now the most recently used
 		c.mu.Unlock()
 		c.hits.Add(1)
 		return e.k

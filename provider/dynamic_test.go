@@ -188,7 +188,12 @@ func TestCacheFallbacks(t *testing.T) {
 	if got := c.Certificate(context.Background(), &mismatch); got != &mismatch {
 		t.Fatal("a key that does not match its leaf was converted")
 	}
-	wantCacheStats(t, c, CacheStats{Fallbacks: n + 3, BuildFailures: 1, Builds: 1, Entries: 1})
+	// ... nor the cached key object itself with another certificate's leaf.
+	foreign := tls.Certificate{Certificate: other.Certificate, Leaf: other.Leaf, PrivateKey: p256.PrivateKey}
+	if got := c.Certificate(context.Background(), &foreign); got != &foreign {
+		t.Fatal("a cached key with a leaf that is not its own was converted")
+	}
+	wantCacheStats(t, c, CacheStats{Fallbacks: n + 4, BuildFailures: 1, Builds: 1, Entries: 1})
 }
 
 func TestWrapCallbacksPassThrough(t *testing.T) {
@@ -293,12 +298,13 @@ func TestCacheExpiry(t *testing.T) {
 	}
 	wantCacheStats(t, c, CacheStats{Builds: 2, Expired: 2})
 
-	// A renewal keeps an entry alive: its latest leaf counts.
+	// A renewal keeps an entry alive: its latest-expiring leaf counts, in
+	// whatever order the leaves are seen.
 	now = time.Now()
-	c.Certificate(ctx, &a)
 	renewed := ca(t).issue(t, a.PrivateKey.(crypto.Signer), "a.test")
 	renewed.Leaf.NotAfter = now.Add(72 * time.Hour) // as if issued later
 	c.Certificate(ctx, &renewed)
+	c.Certificate(ctx, &a)
 	now = now.Add(48 * time.Hour)
 	c.Certificate(ctx, &b) // drops nothing: a's renewed leaf is valid
 	wantCacheStats(t, c, CacheStats{Builds: 4, Hits: 1, Expired: 2, Entries: 2})
