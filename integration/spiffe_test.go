@@ -7,8 +7,10 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/json"
 	"math/big"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -184,6 +186,16 @@ func TestSPIFFEMutualTLS(t *testing.T) {
 		t.Fatalf("cache moved by %+v, want %d builds", d.cache, 2*rotations)
 	}
 	t.Logf("%d mutual handshakes over %d rotations: %+v; cache %+v", n, rotations, d.stats, d.cache)
+	// The expvar view names the keys in service by their SPIFFE IDs.
+	doc, err := json.Marshal(provider.ExpvarValue())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []spiffeid.ID{serverID, clientID} {
+		if !strings.Contains(string(doc), `"name":"`+id.String()+`"`) {
+			t.Errorf("the expvar view does not name %v: %s", id, doc)
+		}
+	}
 
 	// A client that is not authorized is refused: the hooked configuration
 	// still runs go-spiffe's verification.

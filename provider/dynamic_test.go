@@ -10,6 +10,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"math/big"
+	"net/url"
 	"sync"
 	"testing"
 	"time"
@@ -395,5 +396,18 @@ func TestEncodePoint(t *testing.T) {
 	bad.PublicKey.X = nil
 	if encodePoint(&buf, &bad) {
 		t.Fatal("accepted a nil coordinate")
+	}
+}
+
+// TestDescribeSPIFFE: a leaf with only a URI SAN (an X509-SVID) is named
+// by its SPIFFE ID in the expvar view.
+func TestDescribeSPIFFE(t *testing.T) {
+	id, _ := url.Parse("spiffe://example.org/server")
+	leaf := &x509.Certificate{URIs: []*url.URL{id}, SerialNumber: big.NewInt(7)}
+	if got := describe(leaf); got != "spiffe://example.org/server" {
+		t.Fatalf("describe = %q", got)
+	}
+	if got := describe(&x509.Certificate{SerialNumber: big.NewInt(7)}); got != "serial 7" {
+		t.Fatalf("describe = %q", got)
 	}
 }
