@@ -133,5 +133,5 @@ func BenchmarkHandshakeTLS13OpenSSLClient(b *testing.B) {
 	if n := failures.Load(); n > 0 {
 		b.Fatalf("%d handshakes failed", n)
 	}
-	ab.report(b)
+	ab.report(b, [2]string{"stdlib", "provider"})
 }

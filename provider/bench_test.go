@@ -188,36 +188,39 @@ func BenchmarkHandshakeTLS13(b *testing.B) {
 		})
 	}
 	b.Run("AB", func(b *testing.B) {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if _, ok := threadCPUTime(); !ok {
-			b.Skip("needs the thread CPU clock (Linux)")
-		}
-		var ab abTally
-		for ab.blocks*abBlock < b.N {
-			var blk [2][]time.Duration
-			for j := 0; j < 2; j++ {
-				side := (ab.blocks + j) % 2 // 0 stdlib, 1 provider; the first side alternates
-				cfg := stdlib
-				if side == 1 {
-					cfg = provider
-				}
-				for k := 0; k < abBlock; k++ {
-					_, c, err := serverHandshake(client, cfg)
-					if err != nil {
-						b.Fatal(err)
-					}
-					blk[side] = append(blk[side], c)
-				}
-			}
-			ab.add(blk)
-		}
-		ab.report(b)
+		runAB(b, client, [2]*tls.Config{stdlib, provider}, [2]string{"stdlib", "provider"})
 	})
 }
 
+// runAB runs the block-alternating A/B comparison of two server
+// configurations (see BenchmarkHandshakeTLS13) and reports it under the
+// two names.
+func runAB(b *testing.B, client *tls.Config, cfgs [2]*tls.Config, names [2]string) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if _, ok := threadCPUTime(); !ok {
+		b.Skip("needs the thread CPU clock (Linux)")
+	}
+	var ab abTally
+	for ab.blocks*abBlock < b.N {
+		var blk [2][]time.Duration
+		for j := 0; j < 2; j++ {
+			side := (ab.blocks + j) % 2 // the first side alternates
+			for k := 0; k < abBlock; k++ {
+				_, c, err := serverHandshake(client, cfgs[side])
+				if err != nil {
+					b.Fatal(err)
+				}
+				blk[side] = append(blk[side], c)
+			}
+		}
+		ab.add(blk)
+	}
+	ab.report(b, names)
+}
+
 // abTally gathers the blocks of an A/B handshake benchmark: side 0 is the
-// standard key, side 1 the provider identity.
+// reference (the standard key), side 1 the candidate (the provider).
 type abTally struct {
 	all           [2][]time.Duration
 	blocks, lower int // block pairs, and those whose provider median was the lower
@@ -235,12 +238,13 @@ func (a *abTally) add(blk [2][]time.Duration) {
 }
 
 // report sets the benchmark's metrics: each side's median server CPU per
-// handshake, their ratio, and the share of block pairs the provider won.
-func (a *abTally) report(b *testing.B) {
-	b.ReportMetric(median(a.all[0]), "stdlib-cpu-ns")
-	b.ReportMetric(median(a.all[1]), "provider-cpu-ns")
-	b.ReportMetric(median(a.all[1])/median(a.all[0]), "provider/stdlib")
-	b.ReportMetric(float64(a.lower)/float64(a.blocks), "blocks-provider-lower")
+// handshake, their ratio candidate/reference, and the share of block pairs
+// the candidate won.
+func (a *abTally) report(b *testing.B, names [2]string) {
+	b.ReportMetric(median(a.all[0]), names[0]+"-cpu-ns")
+	b.ReportMetric(median(a.all[1]), names[1]+"-cpu-ns")
+	b.ReportMetric(median(a.all[1])/median(a.all[0]), names[1]+"/"+names[0])
+	b.ReportMetric(float64(a.lower)/float64(a.blocks), "blocks-"+names[1]+"-lower")
 }
 
 // abBlock is the number of consecutive handshakes per side in a block of

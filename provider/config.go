@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -28,40 +29,72 @@ func ServerConfig(ids *Identities) *tls.Config {
 // must not already set GetCertificate or GetConfigForClient (ErrCallbackSet)
 // nor hold Certificates (serve them through ids instead).
 //
-// With ids == nil, every entry of cfg.Certificates is replaced by the
-// provider identity built from it (NewIdentity: P-256 keys get their table,
-// other keys keep their signer), and crypto/tls keeps choosing among them
-// exactly as before; NameToCertificate, if set, is remapped. cfg must then
-// not set GetCertificate or GetConfigForClient, whose certificates would
-// bypass the provider (ErrCallbackSet).
+// With ids == nil, the clone keeps every certificate source of cfg and
+// converts each:
+//   - every entry of cfg.Certificates is replaced by the provider identity
+//     built from it (NewIdentity: P-256 keys get their table, now; other
+//     keys keep their signer), and crypto/tls keeps choosing among them
+//     exactly as before; NameToCertificate, if set, is remapped;
+//   - cfg.GetCertificate (an ACME client's, a SPIFFE source's, your own) is
+//     wrapped with WrapGetCertificate: the certificates it returns sign
+//     through DefaultCache's checked signers, one per key;
+//   - cfg.GetConfigForClient is wrapped so that each configuration it
+//     returns is served as a clone whose Certificates (and
+//     NameToCertificate) go through DefaultCache and whose GetCertificate
+//     is wrapped; the returned configuration itself is not modified.
+//
+// At least one of the three must be set. Callbacks are wrapped, never
+// dropped: the caller's functions are still called for every handshake.
 func HookServerConfig(cfg *tls.Config, ids *Identities) (*tls.Config, error) {
 	if cfg == nil {
 		cfg = &tls.Config{}
 	} else {
 		cfg = cfg.Clone()
 	}
-	if cfg.GetConfigForClient != nil {
-		return nil, fmt.Errorf("%w: GetConfigForClient is set (the configurations it returns would bypass the provider; hook them instead)", ErrCallbackSet)
-	}
-	if cfg.GetCertificate != nil {
-		return nil, fmt.Errorf("%w: GetCertificate is set (return provider identities from it, or pass them here instead)", ErrCallbackSet)
-	}
 	if ids != nil {
+		if cfg.GetConfigForClient != nil {
+			return nil, fmt.Errorf("%w: GetConfigForClient is set (the configurations it returns would bypass the identities; pass nil identities to hook them)", ErrCallbackSet)
+		}
+		if cfg.GetCertificate != nil {
+			return nil, fmt.Errorf("%w: GetCertificate is set (return provider identities from it, or pass nil identities to wrap it)", ErrCallbackSet)
+		}
 		if len(cfg.Certificates) > 0 || cfg.NameToCertificate != nil {
 			return nil, errors.New("provider: the tls.Config holds Certificates and identities were given too; serve them all through the Identities, or pass nil identities to convert the Certificates")
 		}
 		cfg.GetCertificate = ids.GetCertificate
 		return cfg, nil
 	}
+	if len(cfg.Certificates) == 0 && cfg.GetCertificate == nil && cfg.GetConfigForClient == nil {
+		return nil, errors.New("provider: nothing to hook: the tls.Config has no Certificates, GetCertificate or GetConfigForClient, and no identities were given")
+	}
+	if err := convertCertificates(cfg); err != nil {
+		return nil, err
+	}
+	cfg.GetCertificate = defaultCache.WrapGetCertificate(cfg.GetCertificate)
+	if get := cfg.GetConfigForClient; get != nil {
+		cfg.GetConfigForClient = func(hello *tls.ClientHelloInfo) (*tls.Config, error) {
+			sub, err := get(hello)
+			if sub == nil || err != nil {
+				return sub, err
+			}
+			return defaultCache.hookConfig(hello.Context(), sub), nil
+		}
+	}
+	return cfg, nil
+}
+
+// convertCertificates replaces cfg.Certificates by provider identities and
+// remaps cfg.NameToCertificate.
+func convertCertificates(cfg *tls.Config) error {
 	if len(cfg.Certificates) == 0 {
-		return nil, errors.New("provider: nothing to hook: the tls.Config has no Certificates and no identities were given")
+		return nil
 	}
 	old := cfg.Certificates
 	converted := make([]tls.Certificate, len(old))
 	for i := range old {
 		id, err := NewIdentity(old[i])
 		if err != nil {
-			return nil, fmt.Errorf("provider: Certificates[%d]: %w", i, unprefix(err))
+			return fmt.Errorf("provider: Certificates[%d]: %w", i, unprefix(err))
 		}
 		converted[i] = *id.Certificate()
 	}
@@ -71,13 +104,43 @@ func HookServerConfig(cfg *tls.Config, ids *Identities) (*tls.Config, error) {
 		for name, c := range cfg.NameToCertificate {
 			i := indexOfCertificate(old, c)
 			if i < 0 {
-				return nil, fmt.Errorf("provider: NameToCertificate[%q] is not one of Certificates; it would bypass the provider", name)
+				return fmt.Errorf("provider: NameToCertificate[%q] is not one of Certificates; it would bypass the provider", name)
 			}
 			remapped[name] = &converted[i]
 		}
 		cfg.NameToCertificate = remapped
 	}
-	return cfg, nil
+	return nil
+}
+
+// hookConfig returns a clone of sub (a configuration returned by a
+// GetConfigForClient) whose certificates sign through the cache: its
+// Certificates and NameToCertificate are converted (certificates the cache
+// cannot convert stay as they are), its GetCertificate is wrapped. ctx
+// bounds waits for builds.
+func (c *Cache) hookConfig(ctx context.Context, sub *tls.Config) *tls.Config {
+	sub = sub.Clone()
+	if len(sub.Certificates) > 0 {
+		old := sub.Certificates
+		converted := make([]tls.Certificate, len(old))
+		for i := range old {
+			converted[i] = *c.Certificate(ctx, &old[i])
+		}
+		sub.Certificates = converted
+		if sub.NameToCertificate != nil {
+			remapped := make(map[string]*tls.Certificate, len(sub.NameToCertificate))
+			for name, cert := range sub.NameToCertificate {
+				if i := indexOfCertificate(old, cert); i >= 0 {
+					remapped[name] = &converted[i]
+				} else if cert != nil {
+					remapped[name] = c.Certificate(ctx, cert)
+				}
+			}
+			sub.NameToCertificate = remapped
+		}
+	}
+	sub.GetCertificate = c.WrapGetCertificate(sub.GetCertificate)
+	return sub
 }
 
 // indexOfCertificate finds c in certs, by address or else by leaf and key.

@@ -25,8 +25,17 @@
 //
 // The same config works with quic-go (quic.ListenAddr, http3.Server).
 //
+// Certificates that arrive at run time (golang.org/x/crypto/acme/autocert,
+// github.com/caddyserver/certmagic, go-spiffe X509-SVIDs, any
+// GetCertificate or GetClientCertificate) get the same checked signing
+// through HookServerConfig(cfg, nil), HookClientConfig(cfg, nil),
+// WrapGetCertificate or WrapGetClientCertificate: a bounded Cache builds
+// one signer and table per key, not per certificate or handshake.
+//
+//	cfg, err := provider.HookServerConfig(manager.TLSConfig(), nil) // autocert, certmagic, go-spiffe
+//
 // Counters (Stats) are kept per key and summed per Identities and for the
-// process (TotalStats); the process view is published with package expvar
-// as "p256tls". (Importing expvar registers /debug/vars on
-// http.DefaultServeMux: public servers should use their own mux.)
+// process (TotalStats). Importing the package has no side effects; publish
+// the process view with package expvar yourself if you want it served
+// (see ExpvarValue).
 package provider

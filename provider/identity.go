@@ -180,6 +180,8 @@ func describe(leaf *x509.Certificate) string {
 		return leaf.IPAddresses[0].String()
 	case len(leaf.EmailAddresses) > 0:
 		return leaf.EmailAddresses[0]
+	case len(leaf.URIs) > 0 && leaf.URIs[0] != nil:
+		return leaf.URIs[0].String() // a SPIFFE ID
 	}
 	return "serial " + leaf.SerialNumber.String()
 }

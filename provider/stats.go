@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"expvar"
 	"runtime"
 	"sort"
 	"sync"
@@ -142,10 +141,18 @@ func snapshotDoc() expvarDoc {
 	return doc
 }
 
-// ExpvarName is the name under which the counters are published with
-// package expvar (and therefore served at /debug/vars).
+// ExpvarName is the name to publish the counters under with package expvar
+// (and therefore serve them at /debug/vars): see ExpvarValue.
 const ExpvarName = "p256tls"
 
-func init() {
-	expvar.Publish(ExpvarName, expvar.Func(func() any { return snapshotDoc() }))
-}
+// ExpvarValue returns the process's counters as a JSON-encodable document:
+// the total (as TotalStats), the number of live keys, and each live key's
+// name, algorithm and counters. Importing provider publishes nothing and
+// imports neither expvar nor net/http; a program that wants the counters
+// served publishes them itself:
+//
+//	expvar.Publish(provider.ExpvarName, expvar.Func(provider.ExpvarValue))
+//
+// (importing expvar registers /debug/vars on http.DefaultServeMux: public
+// servers should use their own mux).
+func ExpvarValue() any { return snapshotDoc() }

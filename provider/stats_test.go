@@ -4,7 +4,11 @@ import (
 	"crypto/tls"
 	"encoding/json"
 	"expvar"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -15,10 +19,11 @@ func TestExpvar(t *testing.T) {
 	if _, err := handshake(srv.addr(), clientConfig("expvar.test")); err != nil {
 		t.Fatal(err)
 	}
-	v := expvar.Get(ExpvarName)
-	if v == nil {
-		t.Fatalf("nothing published as %q", ExpvarName)
+	if expvar.Get(ExpvarName) != nil {
+		t.Fatal("importing provider published an expvar")
 	}
+	expvar.Publish(ExpvarName, expvar.Func(ExpvarValue))
+	v := expvar.Get(ExpvarName)
 	var doc expvarDoc
 	if err := json.Unmarshal([]byte(v.String()), &doc); err != nil {
 		t.Fatalf("%s: %v", v.String(), err)
@@ -36,6 +41,24 @@ func TestExpvar(t *testing.T) {
 		t.Fatalf("identity missing from %s", v.String())
 	}
 	runtime.KeepAlive(id)
+}
+
+// TestNoImportSideEffects: the package imports neither expvar nor net/http,
+// so importing it registers no handler and publishes nothing.
+func TestNoImportSideEffects(t *testing.T) {
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goTool); err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command(goTool, "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "expvar" || dep == "net/http" {
+			t.Errorf("provider depends on %s", dep)
+		}
+	}
 }
 
 // TestRegistryDoesNotLeak: an identity nobody refers to any more leaves the

@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"math"
@@ -18,16 +19,25 @@ import (
 // standard key or a p256tls provider identity); in trust-store rows they
 // are the client's verification (crypto/x509 with RootCAs, or the p256tls
 // trust store) against a standard server.
+//
+// A dynamic server row serves the certificate from a GetCertificate that
+// returns a new *tls.Certificate on every handshake, as ACME clients
+// (autocert, certmagic) and SPIFFE sources do: the standard column serves
+// it as it is, the p256tls column through provider.WrapGetCertificate.
 type hsRow struct {
 	s       scenario
 	side    string // "server" or "client"
 	trust   bool   // client row comparing the client's verification
 	openssl bool   // add openssl s_server as a third server
+	dynamic bool   // server row: the certificate comes from GetCertificate
 }
 
 func (r hsRow) name() string {
 	if r.trust {
 		return r.s.name() + ", trust store"
+	}
+	if r.dynamic {
+		return r.s.name() + ", GetCertificate"
 	}
 	return r.s.name()
 }
@@ -134,7 +144,11 @@ func measureServerRow(ctx context.Context, row hsRow, mat material, variants []s
 			target, measure = ss.addr, ss.cpu
 		} else {
 			t = &tally{}
-			srv, err := startServer(row.s, serverTLSConfig(row.s, certs[v].cert, t, o.failEvery), t)
+			cfg := serverTLSConfig(row.s, certs[v].cert, t, o.failEvery)
+			if row.dynamic {
+				dynamicConfig(cfg, certs[vStdlib].cert, v == vOurs)
+			}
+			srv, err := startServer(row.s, cfg, t)
 			if err != nil {
 				return sample{}, err
 			}
@@ -178,12 +192,33 @@ func measureServerRow(ctx context.Context, row hsRow, mat material, variants []s
 		s.rate = float64(s.n) / wall.Seconds()
 		return s, nil
 	}
+	var dynamicStats func() string
+	if row.dynamic {
+		dynamicStats = oursDynamicStats()
+	}
 	m, err := interleave(ctx, variants, o.rounds, o.duration, o.duration/2, run, step)
 	var notes []string
-	if sc, ok := certs[vOurs]; ok && sc.stats != nil {
+	switch sc, ok := certs[vOurs]; {
+	case row.dynamic:
+		notes = append(notes, dynamicStats())
+	case ok && sc.stats != nil:
 		notes = append(notes, sc.stats())
 	}
 	return m, notes, err
+}
+
+// dynamicConfig makes cfg serve std from a GetCertificate that returns a
+// new certificate value per handshake, wrapped by p256tls when ours.
+func dynamicConfig(cfg *tls.Config, std tls.Certificate, ours bool) {
+	get := func(*tls.ClientHelloInfo) (*tls.Certificate, error) {
+		c := std
+		return &c, nil
+	}
+	cfg.Certificates = nil
+	cfg.GetCertificate = get
+	if ours {
+		cfg.GetCertificate = oursGetCertificate(get)
+	}
 }
 
 func measureClientRow(ctx context.Context, row hsRow, mat material, variants []string, o options, step func(int, string)) (*measured, []string, error) {

@@ -85,8 +85,11 @@ func TestFlagValidation(t *testing.T) {
 
 func TestScenarios(t *testing.T) {
 	def := parseOpts(t)
-	if got := len(def.rows()); got != 12 {
-		t.Errorf("default: %d handshake rows, want 12 (4 scenarios × server, client, client with trust store)", got)
+	if got := len(def.rows()); got != 13 {
+		t.Errorf("default: %d handshake rows, want 13 (4 scenarios × server, client, client with trust store; the first also served through GetCertificate)", got)
+	}
+	if r := def.rows()[1]; !r.dynamic || r.side != "server" || r.s != def.scenarios()[0] {
+		t.Errorf("the second row is %+v, want the first scenario's GetCertificate server row", r)
 	}
 	if est := def.estimate(); est < 40*time.Second || est > 75*time.Second {
 		t.Errorf("default run estimated at %v, want about a minute", est)
@@ -101,7 +104,7 @@ func TestScenarios(t *testing.T) {
 	}
 	o = parseOpts(t, "-openssl", "-tls", "1.2")
 	rows := o.rows()
-	if len(rows) != 3 || !rows[0].openssl || rows[1].openssl || rows[2].openssl || !rows[0].s.X25519Only {
+	if len(rows) != 4 || !rows[0].openssl || rows[1].openssl || !rows[1].dynamic || rows[2].openssl || rows[3].openssl || !rows[0].s.X25519Only {
 		t.Errorf("-openssl -tls 1.2: %+v", rows)
 	}
 }

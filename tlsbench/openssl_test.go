@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -28,6 +29,7 @@ func TestOpenSSLColumn(t *testing.T) {
 			OpenSSLNs *float64 `json:"openssl_ns"`
 		}
 		Handshakes []struct {
+			Name         string
 			Side         string
 			Failures     int
 			OpenSSLCPUus *float64 `json:"openssl_cpu_us"`
@@ -50,7 +52,9 @@ func TestOpenSSLColumn(t *testing.T) {
 		t.Errorf("%d primitive rows with an openssl figure, want 3 (two signs, ordinary verify)", n)
 	}
 	for _, h := range doc.Handshakes {
-		if h.Side == "server" && (h.OpenSSLCPUus == nil || *h.OpenSSLCPUus <= 0) {
+		// The GetCertificate row has no openssl column (s_server serves
+		// its certificate from files).
+		if h.Side == "server" && !strings.HasSuffix(h.Name, ", GetCertificate") && (h.OpenSSLCPUus == nil || *h.OpenSSLCPUus <= 0) {
 			t.Errorf("server row has no openssl s_server figure")
 		}
 		if h.Group != "X25519" {

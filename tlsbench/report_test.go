@@ -28,7 +28,7 @@ func TestShortRunJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
-	checkSchema(t, doc, 6, 12)
+	checkSchema(t, doc, 6, 13)
 	for _, h := range doc["handshakes"].([]any) {
 		h := h.(map[string]any)
 		if h["failures"].(float64) != 0 {
@@ -158,7 +158,7 @@ func TestFailuresReported(t *testing.T) {
 			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 				t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 			}
-			checkSchema(t, doc, 0, 3)
+			checkSchema(t, doc, 0, 4) // server, server through GetCertificate, client, client with trust store
 			for _, h := range doc["handshakes"].([]any) {
 				h := h.(map[string]any)
 				if f := h["failures"].(float64); f == 0 {
