@@ -457,8 +457,6 @@ func encodePoint(buf *[65]byte, priv *ecdsa.PrivateKey) bool {
 // reports false if it is out of range (the comb signer refuses such keys).
 // Like crypto/ecdsa's own conversion it goes through math/big: its branches
 // depend on the scalar's range and word length only, not on its bits.
-//
-//p256tls:secret
 func scalarBytes(d *[32]byte, priv *ecdsa.PrivateKey) bool {
 	if priv.D == nil || priv.D.Sign() <= 0 || priv.D.BitLen() > 256 {
 		return false
@@ -468,8 +466,6 @@ func scalarBytes(d *[32]byte, priv *ecdsa.PrivateKey) bool {
 }
 
 // sameScalar compares two private scalars in constant time.
-//
-//p256tls:secret
 func sameScalar(a, b *[32]byte) bool {
 	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }

@@ -23,8 +23,6 @@ type combSigner = *sign.Signer
 // standard signature made with priv at the same moment (those would then be
 // made with a zero scalar: TestCombKeyLeavesCallersKeyAlone). The copy's
 // scalar is erased afterwards.
-//
-//p256tls:secret
 func newCombKey(priv *ecdsa.PrivateKey, label string) (*key, error) {
 	cp := &ecdsa.PrivateKey{PublicKey: priv.PublicKey}
 	if priv.D != nil {

@@ -130,9 +130,11 @@ func newSigner(priv *ecdsa.PrivateKey, deterministic bool) (*Signer, error) {
 	if err != nil || len(raw) != 32 {
 		return nil, ErrPrivateKey
 	}
+	// raw is not ours to erase: crypto/ecdsa returns the private key it
+	// caches for the caller's *ecdsa.PrivateKey, so clearing it would make
+	// every later standard-library signature with priv use d = 0.
 	var db [32]byte
 	copy(db[:], raw)
-	clear(raw)
 	defer clear(db[:])
 	s := &Signer{deterministic: deterministic}
 	if _, err := s.d.SetBytes(db[:]); err != nil || s.d.IsZero() == 1 {

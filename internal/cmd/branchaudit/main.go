@@ -8,7 +8,8 @@
 // under the build tags of the run (see markers.go). The audit fails when a
 // marked function's code is not in the binary, neither as a symbol nor
 // inlined into an audited function: a secret function that was renamed,
-// moved or made unreachable cannot drop out of the audit unnoticed.
+// moved or made unreachable cannot drop out of the audit unnoticed. A marker
+// in a package ./sign does not depend on fails too: nothing would audit it.
 //
 // It builds the test binary of ./sign (the package code in it is compiled
 // exactly as in any other binary), disassembles the functions of the secret
@@ -65,13 +66,22 @@ func main() {
 	// Every marked function must be audited in at least one of the builds:
 	// the portable twins (purego) are reached only there, the assembly
 	// kernels only in the default build.
+	strays, err := markedOutside(auditedPackage, module)
+	check(err)
+	if len(strays) > 0 {
+		for _, f := range strays {
+			fmt.Printf("NOT AUDITED %s (%s:%d)\n", f.Symbol, shortPath(f.File), f.Start)
+		}
+		fail("%d functions are marked %s in packages %s does not depend on, so nothing audits them: move the code or drop the marker", len(strays), Marker, auditedPackage)
+	}
+
 	var marked []secretFunc
 	known := map[string]bool{}
 	symbols := map[string]bool{}
 	seen := map[position]bool{}
 	unexplained := 0
 	for _, b := range builds {
-		pkgs, err := modulePackages(module+"/sign", module, b)
+		pkgs, err := modulePackages(auditedPackage, module, b)
 		check(err)
 		ms, err := findMarkers(pkgs)
 		check(err)
@@ -115,12 +125,12 @@ func auditBuild(tags string, marked []secretFunc, rules []*rule, symbols map[str
 	tmp, err := os.MkdirTemp("", "branch-audit")
 	check(err)
 	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "sign.test")
+	bin := filepath.Join(tmp, "audited.test")
 	args := []string{"test", "-c", "-o", bin}
 	if tags != "" {
 		args = append(args, "-tags", tags)
 	}
-	run("go", append(args, "./sign")...)
+	run("go", append(args, auditedPackage)...)
 
 	dis := run("go", "tool", "objdump", "-s", symbolRegexp(marked), bin)
 	jumps, addrs, funcs, asmFuncs := parseObjdump(dis)
@@ -337,6 +347,11 @@ func readRules(path string) ([]*rule, error) {
 
 // module is the module whose functions are audited.
 const module = "github.com/p256tls/p256tls"
+
+// auditedPackage is the package whose test binary is audited: the signer
+// and everything it calls. A marker in a package outside its dependencies
+// is an error (it would be audited nowhere).
+const auditedPackage = module + "/sign"
 
 func shortPath(p string) string {
 	if i := strings.Index(p, "/p256tls/"); i >= 0 {

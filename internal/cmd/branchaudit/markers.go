@@ -52,7 +52,46 @@ type listedPackage struct {
 // modulePackages lists the packages of module mod that the audited package
 // depends on (itself included), with the files of the given build tags.
 func modulePackages(pkg, mod, tags string) ([]listedPackage, error) {
-	args := []string{"list", "-deps", "-json"}
+	return listPackages(pkg, mod, tags, true)
+}
+
+// markedOutside returns the marked functions of module mod's packages (any
+// build tags' files: the default and purego) that pkg does not depend on.
+func markedOutside(pkg, mod string) ([]secretFunc, error) {
+	var out []secretFunc
+	for _, tags := range []string{"", "purego"} {
+		deps, err := listPackages(pkg, mod, tags, true)
+		if err != nil {
+			return nil, err
+		}
+		in := map[string]bool{}
+		for _, p := range deps {
+			in[p.ImportPath] = true
+		}
+		all, err := listPackages(mod+"/...", mod, tags, false)
+		if err != nil {
+			return nil, err
+		}
+		var others []listedPackage
+		for _, p := range all {
+			if !in[p.ImportPath] {
+				others = append(others, p)
+			}
+		}
+		fs, err := findMarkers(others)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
+	}
+	return out, nil
+}
+
+func listPackages(pkg, mod, tags string, deps bool) ([]listedPackage, error) {
+	args := []string{"list", "-json"}
+	if deps {
+		args = append(args, "-deps")
+	}
 	if tags != "" {
 		args = append(args, "-tags", tags)
 	}

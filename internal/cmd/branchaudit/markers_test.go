@@ -140,3 +140,26 @@ func TestRepositoryMarkers(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkedOutside: markers in packages the audited binary does not hold
+// are found (auditing internal/field alone leaves sign's functions out),
+// and the repository has none outside ./sign's dependencies.
+func TestMarkedOutside(t *testing.T) {
+	fs, err := markedOutside(module+"/internal/field", module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range fs {
+		if strings.HasPrefix(f.Symbol, module+"/internal/field.") {
+			t.Errorf("%s is in the audited package but reported outside it", f.Symbol)
+		}
+		found = found || f.Symbol == module+"/sign.(*state).core"
+	}
+	if !found {
+		t.Errorf("sign.(*state).core not reported as marked outside internal/field's dependencies")
+	}
+	if fs, err := markedOutside(auditedPackage, module); err != nil || len(fs) != 0 {
+		t.Errorf("markers outside %s: %v (err %v)", auditedPackage, fs, err)
+	}
+}
