@@ -34,7 +34,10 @@ func ClientConfig(store *truststore.Store) *tls.Config {
 // crypto/x509's answer as the authority (see truststore.Store.Verify). A
 // caller's own VerifyConnection and VerifyPeerCertificate are kept and run
 // after a successful verification. The details are
-// truststore.HookClientConfig's.
+// truststore.HookClientConfig's. The name checked is the connection's own:
+// an empty or IP-address ServerName fails the handshake with
+// truststore.ErrNoServerName; use Client or Dialer (which bind the name to
+// each connection) for IP addresses.
 func HookClientConfig(cfg *tls.Config, store *truststore.Store) *tls.Config {
 	c := hookClientCertificates(cfg)
 	if store == nil {

@@ -69,3 +69,55 @@ func TestDialByIPThroughStore(t *testing.T) {
 		t.Errorf("hooked for server.test, cloned to 127.0.0.2: %v, want ErrNoServerName", err)
 	}
 }
+
+// TestDialClientCertificates: Client and Dialer sign a P-256 client
+// certificate of the caller's Config through the provider (mutual TLS), as
+// HookClientConfig does; the caller's Config is left as it was.
+func TestDialClientCertificates(t *testing.T) {
+	store, err := truststore.New(ca(t).cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srvCfg, err := HookServerConfig(&tls.Config{}, NewIdentities(newIdentity(t, "P-256", "server.test")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, HookClientAuth(srvCfg, store))
+	raw := ca(t).issue(t, newKey(t, "P-256"), "client.test") // a plain *ecdsa.PrivateKey
+	cfg := &tls.Config{Certificates: []tls.Certificate{raw}}
+	done := func(c net.Conn) {
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		buf := make([]byte, 3)
+		if _, err := io.ReadFull(c, buf); err != nil {
+			t.Errorf("reading the reply: %v", err)
+		}
+	}
+
+	before := TotalStats()
+	d := &Dialer{Config: cfg, Store: store, NetDialer: &net.Dialer{Timeout: 10 * time.Second}}
+	c, err := d.Dial("tcp", srv.addr())
+	if err != nil {
+		t.Fatalf("Dialer with a client certificate: %v", err)
+	}
+	done(c)
+	conn, err := net.DialTimeout("tcp", srv.addr(), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := cfg.Clone()
+	cc.ServerName = "127.0.0.1"
+	tc := Client(conn, cc, store)
+	if err := tc.Handshake(); err != nil {
+		t.Fatalf("Client with a client certificate: %v", err)
+	}
+	done(tc)
+	// Each client handshake signed one CertificateVerify with the comb
+	// (the server's own signatures come on top).
+	if d := statsDelta(TotalStats(), before); d.Signatures < 4 || d.Checks != d.Signatures {
+		t.Errorf("signatures %d, checks %d: want the two client and two server signatures, all checked", d.Signatures, d.Checks)
+	}
+	if _, ok := cfg.Certificates[0].PrivateKey.(*key); ok {
+		t.Error("the caller's Config was modified")
+	}
+}
