@@ -1,8 +1,6 @@
 package ecdsaverify
 
 import (
-	"math/bits"
-
 	"github.com/p256tls/p256tls/internal/field"
 	"github.com/p256tls/p256tls/internal/point"
 )
@@ -32,7 +30,7 @@ func double(p *point.Jacobian) {
 	alpha.Mul(&alpha, &t)
 	t.Double(&alpha)
 	alpha.Add(&alpha, &t)
-	half(&alpha, &alpha) // α'
+	alpha.Half(&alpha) // α'
 	p.Z.Mul(&p.Z, &p.Y)
 	t.Double(&beta)
 	p.X.Square(&alpha)
@@ -41,23 +39,6 @@ func double(p *point.Jacobian) {
 	p.Y.Mul(&alpha, &t)
 	gamma.Square(&gamma)
 	p.Y.Sub(&p.Y, &gamma)
-}
-
-// half sets e = a/2 mod p (Montgomery form is linear, so halving the
-// representation halves the value): a when a is even, else (a + p)/2, which
-// is below p. Constant time.
-func half(e, a *field.Element) {
-	m := -(a[0] & 1)
-	var c uint64
-	var t [4]uint64
-	t[0], c = bits.Add64(a[0], m&0xffffffffffffffff, 0)
-	t[1], c = bits.Add64(a[1], m&0x00000000ffffffff, c)
-	t[2], c = bits.Add64(a[2], 0, c)
-	t[3], c = bits.Add64(a[3], m&0xffffffff00000001, c)
-	e[0] = t[0]>>1 | t[1]<<63
-	e[1] = t[1]>>1 | t[2]<<63
-	e[2] = t[2]>>1 | t[3]<<63
-	e[3] = t[3]>>1 | c<<63
 }
 
 // addMixed sets p = p + a if neg is false, and p = p − a if neg is true:

@@ -147,21 +147,3 @@ func BenchmarkDouble(b *testing.B) {
 	b.Run("double", func(b *testing.B) { ecdsatest.Loop(b, func() { double(&a) }) })
 	b.Run("addMixed", func(b *testing.B) { ecdsatest.Loop(b, func() { addMixed(&a, &g, false) }) })
 }
-
-func TestHalf(t *testing.T) {
-	for i := 0; i < 1000; i++ {
-		x, _ := rand.Int(rand.Reader, pBig)
-		var a, h, back field.Element
-		a.SetCanonical(limbs(x))
-		half(&h, &a)
-		back.Double(&h)
-		if back != a {
-			t.Fatalf("2·half(%x) ≠ %x", x, x)
-		}
-	}
-	var z field.Element
-	half(&z, &z)
-	if z.IsZero() != 1 {
-		t.Fatal("half(0) ≠ 0")
-	}
-}
