@@ -1,9 +1,9 @@
 // Command _asm generates doubleADX, the fused amd64 Jacobian doubling of
-// package ecdsaverify, and addMixedADX, the general case of its mixed
-// addition (see genAddMixed), with avo. Run it through go generate in the parent
+// package point, and addMixedADX, the general case of its mixed addition
+// (see genAddMixed), with avo. Run it through go generate in the parent
 // directory, which does
 //
-//	go run -C _asm . -out ../double_amd64.s -stubs ../double_amd64_stubs.go -pkg ecdsaverify
+//	go run -C _asm . -out ../jacobian_amd64.s -stubs ../jacobian_amd64_stubs.go -pkg point
 //
 // doubleADX computes exactly what double in jacobian.go computes, the
 // dbl-2001-b doubling scaled by 1/2, with every field operation inlined: the
