@@ -62,3 +62,16 @@ func BenchmarkPointDoubleComplete(b *testing.B) {
 	}
 	ptBenchP = p
 }
+
+// BenchmarkPointAffine is the constant-time conversion of a projective
+// point to affine (one division, two multiplications).
+func BenchmarkPointAffine(b *testing.B) {
+	g := Generator()
+	var p Projective
+	p.SetAffine(&g).Double(&p)
+	for b.Loop() {
+		a, _ := p.Affine()
+		p.X = a.X
+	}
+	ptBenchP = p
+}

@@ -45,9 +45,10 @@ func double(p *Jacobian) {
 //	α' = 3(X − Z²)(X + Z²)/2, β = X·Y², X3' = α'² − 2β,
 //	Y3' = α'(β − X3') − Y⁴, Z3' = Y·Z,
 //
-// 4M + 4S and 9 additions (textbook dbl-2001-b: 3M + 5S and about 16). It
-// is correct for the point at infinity (Z stays 0); P-256 has no point of
-// order two. beta and y4 must not alias p.
+// 4M + 4S and 9 additions (textbook dbl-2001-b: 3M + 5S and about 16;
+// docs/arithmetic.md compares them). It is correct for the point at
+// infinity (Z stays 0); P-256 has no point of order two. beta and y4 must
+// not alias p.
 func doubleKeep(p *Jacobian, beta, y4 *field.Element) {
 	var delta, alpha, t field.Element
 	delta.Square(&p.Z)
@@ -75,9 +76,8 @@ func doubleKeep(p *Jacobian, beta, y4 *field.Element) {
 //	H = X2·Z1² − X1, r = Y2·Z1³ − Y1, X3 = r² − H³ − 2·X1·H²,
 //	Y3 = r(X1·H² − X3) − Y1·H³, Z3 = Z1·H
 //
-// (EFD madd-2004-hmv), 8M + 3S and 7 additions; madd-2007-bl saves a
-// multiplication for 5 more additions, a loss at the field's current
-// costs.
+// (EFD madd-2004-hmv), 8M + 3S and 7 additions (docs/arithmetic.md says
+// why not madd-2007-bl, 7M + 4S and 12 additions).
 func addMixed(p *Jacobian, a *Affine, neg bool) {
 	if p.Z.IsZero() == 1 {
 		p.SetAffine(a)

@@ -595,6 +595,37 @@ func TestPointToAffine(t *testing.T) {
 	if _, ok := p.Affine(); ok != 0 {
 		t.Fatal("Projective.Affine(infinity) reports 1")
 	}
+	x := [4]uint64{1, 2, 3, 4}
+	if p.AffineX(&x); x != ([4]uint64{}) {
+		t.Fatalf("Projective.AffineX(infinity) = %x, want 0", x)
+	}
+}
+
+// TestPointAffineX checks AffineX against math/big on edge and random
+// points in several representations.
+func TestPointAffineX(t *testing.T) {
+	r := ptRand(t)
+	pts := append(ptEdgePoints(), ptRandPoint(t, r), ptRandPoint(t, r))
+	for _, q := range pts {
+		for _, l := range ptLambdas(r) {
+			p := ptProj(q, l)
+			p0 := p
+			var x [4]uint64
+			p.AffineX(&x)
+			if ptBigLimbs(x) != q.x.String() || p != p0 {
+				t.Fatalf("AffineX(%v, λ %#x) = %x", q, l, x)
+			}
+		}
+	}
+}
+
+// ptBigLimbs returns the decimal value of little-endian limbs.
+func ptBigLimbs(l [4]uint64) string {
+	v := new(big.Int)
+	for i := 3; i >= 0; i-- {
+		v.Lsh(v, 64).Or(v, new(big.Int).SetUint64(l[i]))
+	}
+	return v.String()
 }
 
 func TestPointBatchToAffine(t *testing.T) {
