@@ -10,7 +10,7 @@ TEXT ·doubleADX(SB), NOSPLIT, $160-8
 	MOVQ p+0(FP), DI
 
 	// δ = Z²
-	// Square: x[0]² first.
+	// Square: x[0]² first; its low half is the first quotient digit.
 	MOVQ  64(DI), DX
 	MULXQ DX, AX, R13
 
@@ -113,7 +113,7 @@ TEXT ·doubleADX(SB), NOSPLIT, $160-8
 	ADCQ SI, R12
 	ADCQ $0x00, R15
 
-	// d = t[4..7] - p; r = u + t[4..7] on CF, s = u + d on OF; OF iff r ≥ p.
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
 	MOVQ    R8, CX
 	MOVQ    R9, BX
 	MOVQ    R10, AX
@@ -390,7 +390,7 @@ TEXT ·doubleADX(SB), NOSPLIT, $160-8
 	MOVQ    R15, 88(SP)
 
 	// γ = Y², β = X·γ
-	// Square: x[0]² first.
+	// Square: x[0]² first; its low half is the first quotient digit.
 	MOVQ  32(DI), DX
 	MULXQ DX, CX, R13
 
@@ -493,7 +493,7 @@ TEXT ·doubleADX(SB), NOSPLIT, $160-8
 	ADCQ R8, R14
 	ADCQ $0x00, R15
 
-	// d = t[4..7] - p; r = u + t[4..7] on CF, s = u + d on OF; OF iff r ≥ p.
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
 	MOVQ    R9, BX
 	MOVQ    AX, R11
 	MOVQ    SI, CX
@@ -802,7 +802,7 @@ TEXT ·doubleADX(SB), NOSPLIT, $160-8
 	MOVQ    R8, 88(DI)
 
 	// X' = α² - 2β
-	// Square: x[0]² first.
+	// Square: x[0]² first; its low half is the first quotient digit.
 	MOVQ  64(SP), DX
 	MULXQ DX, R12, BX
 
@@ -905,7 +905,7 @@ TEXT ·doubleADX(SB), NOSPLIT, $160-8
 	ADCQ R11, R15
 	ADCQ $0x00, R8
 
-	// d = t[4..7] - p; r = u + t[4..7] on CF, s = u + d on OF; OF iff r ≥ p.
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
 	MOVQ    R14, R13
 	MOVQ    AX, R9
 	MOVQ    SI, R12
@@ -984,7 +984,7 @@ TEXT ·doubleADX(SB), NOSPLIT, $160-8
 	MOVQ R10, 56(SP)
 
 	// γ = γ², Y' = α·T - γ
-	// Square: x[0]² first.
+	// Square: x[0]² first; its low half is the first quotient digit.
 	MOVQ  96(SP), DX
 	MULXQ DX, R15, R9
 
@@ -1087,7 +1087,7 @@ TEXT ·doubleADX(SB), NOSPLIT, $160-8
 	ADCQ BX, R13
 	ADCQ $0x00, R11
 
-	// d = t[4..7] - p; r = u + t[4..7] on CF, s = u + d on OF; OF iff r ≥ p.
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
 	MOVQ    R14, CX
 	MOVQ    AX, R8
 	MOVQ    SI, R15
@@ -1294,7 +1294,7 @@ TEXT ·addMixedADX(SB), NOSPLIT, $288-32
 	MOVQ DX, 56(SP)
 
 	// ZZ = Z1²
-	// Square: x[0]² first.
+	// Square: x[0]² first; its low half is the first quotient digit.
 	MOVQ  64(DI), DX
 	MULXQ DX, BX, R14
 
@@ -1397,7 +1397,7 @@ TEXT ·addMixedADX(SB), NOSPLIT, $288-32
 	ADCQ R8, R13
 	ADCQ $0x00, AX
 
-	// d = t[4..7] - p; r = u + t[4..7] on CF, s = u + d on OF; OF iff r ≥ p.
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
 	MOVQ    R9, SI
 	MOVQ    R10, CX
 	MOVQ    R11, BX
@@ -1902,7 +1902,7 @@ TEXT ·addMixedADX(SB), NOSPLIT, $288-32
 	MOVQ R11, 152(SP)
 
 	// HH = H², HHH = HH·H, V = X1·HH
-	// Square: x[0]² first.
+	// Square: x[0]² first; its low half is the first quotient digit.
 	MOVQ  96(SP), DX
 	MULXQ DX, R12, R14
 
@@ -2005,7 +2005,7 @@ TEXT ·addMixedADX(SB), NOSPLIT, $288-32
 	ADCQ R15, R8
 	ADCQ $0x00, R11
 
-	// d = t[4..7] - p; r = u + t[4..7] on CF, s = u + d on OF; OF iff r ≥ p.
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
 	MOVQ    CX, R9
 	MOVQ    R13, AX
 	MOVQ    SI, R12
@@ -2453,7 +2453,7 @@ TEXT ·addMixedADX(SB), NOSPLIT, $288-32
 	MOVQ    SI, 88(DI)
 
 	// X3 = r² - HHH - 2V
-	// Square: x[0]² first.
+	// Square: x[0]² first; its low half is the first quotient digit.
 	MOVQ  128(SP), DX
 	MULXQ DX, BX, R14
 
@@ -2556,7 +2556,7 @@ TEXT ·addMixedADX(SB), NOSPLIT, $288-32
 	ADCQ R8, CX
 	ADCQ $0x00, SI
 
-	// d = t[4..7] - p; r = u + t[4..7] on CF, s = u + d on OF; OF iff r ≥ p.
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
 	MOVQ    R9, R11
 	MOVQ    R12, AX
 	MOVQ    R15, BX
