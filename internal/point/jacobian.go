@@ -21,9 +21,6 @@ func (p *Jacobian) SetInfinity() *Jacobian {
 	return p
 }
 
-// IsInfinity returns 1 if p is the point at infinity, and 0 otherwise.
-func (p *Jacobian) IsInfinity() int { return p.Z.IsZero() }
-
 // SetAffine sets p = a and returns p.
 func (p *Jacobian) SetAffine(a *Affine) *Jacobian {
 	p.X = a.X

@@ -56,13 +56,6 @@ func (a *Affine) Neg(q *Affine) *Affine {
 	return a
 }
 
-// Select sets a = p if cond == 1 and a = q if cond == 0. cond must be 0 or 1.
-func (a *Affine) Select(p, q *Affine, cond int) *Affine {
-	a.X.Select(&p.X, &q.X, cond)
-	a.Y.Select(&p.Y, &q.Y, cond)
-	return a
-}
-
 // CondNeg sets a = -a if cond == 1 and leaves it if cond == 0, in constant
 // time. cond must be 0 or 1.
 //
@@ -82,9 +75,4 @@ func (a *Affine) IsOnCurve() int {
 	rhs.Sub(&rhs, &t).Add(&rhs, &curveB)
 	lhs.Square(&a.Y)
 	return lhs.Equal(&rhs)
-}
-
-// Equal returns 1 if a and q are the same point, and 0 otherwise.
-func (a *Affine) Equal(q *Affine) int {
-	return a.X.Equal(&q.X) & a.Y.Equal(&q.Y)
 }
