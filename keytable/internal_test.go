@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/p256tls/p256tls/internal/ecdsaverify"
+	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
 	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
 	"github.com/p256tls/p256tls/internal/point"
 	"github.com/p256tls/p256tls/internal/scalar"
@@ -94,14 +95,14 @@ func BenchmarkKeyWidth(b *testing.B) {
 	var r32, s32 [32]byte
 	rb.FillBytes(r32[:])
 	sb.FillBytes(s32[:])
-	ecdsaverify.Scalar32(&r, &r32)
-	ecdsaverify.Scalar32(&s, &s32)
+	ecdsasig.Scalar32(&r, &r32)
+	ecdsasig.Scalar32(&s, &s32)
 	enc, _ := k.PublicKey.Bytes()
 	var q point.Affine
 	q.SetBytes(enc)
 	for _, w := range []uint{4, 5, 6} {
 		tab := make([]point.Affine, ecdsaverify.Runs<<(w-2))
-		ecdsaverify.BuildRuns(tab, &q, w)
+		point.BuildRuns(tab, &q, w, ecdsaverify.Runs, ecdsaverify.RunLen)
 		b.Run(fmt.Sprintf("verify/w=%d", w), func(b *testing.B) {
 			ecdsatest.Loop(b, func() {
 				if !ecdsaverify.VerifySplit(tab, w, digest[:], &r, &s) {
@@ -110,7 +111,7 @@ func BenchmarkKeyWidth(b *testing.B) {
 			})
 		})
 		b.Run(fmt.Sprintf("build/w=%d", w), func(b *testing.B) {
-			ecdsatest.Loop(b, func() { ecdsaverify.BuildRuns(tab, &q, w) })
+			ecdsatest.Loop(b, func() { point.BuildRuns(tab, &q, w, ecdsaverify.Runs, ecdsaverify.RunLen) })
 		})
 	}
 }

@@ -34,6 +34,7 @@ import (
 	"math/big"
 
 	"github.com/p256tls/p256tls/internal/ecdsaverify"
+	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
 	"github.com/p256tls/p256tls/internal/point"
 	"github.com/p256tls/p256tls/internal/scalar"
 )
@@ -142,7 +143,7 @@ func fromBytes(sec1 []byte, w uint) (*Table, error) {
 // build makes the table of the valid point q at width w.
 func build(q *point.Affine, w uint) *Table {
 	t := &Table{q: *q, w: w, tab: make([]point.Affine, runs<<(w-2))}
-	ecdsaverify.BuildRuns(t.tab, q, w)
+	point.BuildRuns(t.tab, q, w, ecdsaverify.Runs, ecdsaverify.RunLen)
 	return t
 }
 
@@ -171,12 +172,12 @@ func (t *Table) Bytes() []byte {
 // and SHA-512 digests give crypto/ecdsa's answers), then reduced. The DER
 // parsing is as strict as crypto/ecdsa's.
 func (t *Table) VerifyASN1(digest, sig []byte) bool {
-	rb, sb, ok := ecdsaverify.ParseDER(sig)
+	rb, sb, ok := ecdsasig.ParseDER(sig)
 	if !ok || t.w == 0 {
 		return false
 	}
 	var r, s scalar.Scalar
-	if !ecdsaverify.ScalarFromBytes(&r, rb) || !ecdsaverify.ScalarFromBytes(&s, sb) {
+	if !ecdsasig.ScalarFromBytes(&r, rb) || !ecdsasig.ScalarFromBytes(&s, sb) {
 		return false
 	}
 	return ecdsaverify.VerifySplit(t.tab, t.w, digest, &r, &s)
@@ -187,7 +188,7 @@ func (t *Table) VerifyASN1(digest, sig []byte) bool {
 // anything else is refused.
 func (t *Table) Verify(digest []byte, r, s *[32]byte) bool {
 	var rs, ss scalar.Scalar
-	if t.w == 0 || !ecdsaverify.Scalar32(&rs, r) || !ecdsaverify.Scalar32(&ss, s) {
+	if t.w == 0 || !ecdsasig.Scalar32(&rs, r) || !ecdsasig.Scalar32(&ss, s) {
 		return false
 	}
 	return ecdsaverify.VerifySplit(t.tab, t.w, digest, &rs, &ss)
@@ -200,7 +201,7 @@ func (t *Table) Verify(digest []byte, r, s *[32]byte) bool {
 // that a wrong sInv gives false.
 func (t *Table) VerifyInverse(digest []byte, r, s, sInv *[32]byte) bool {
 	var rs, ss, ws scalar.Scalar
-	if t.w == 0 || !ecdsaverify.Scalar32(&rs, r) || !ecdsaverify.Scalar32(&ss, s) || !ecdsaverify.Scalar32(&ws, sInv) {
+	if t.w == 0 || !ecdsasig.Scalar32(&rs, r) || !ecdsasig.Scalar32(&ss, s) || !ecdsasig.Scalar32(&ws, sInv) {
 		return false
 	}
 	return ecdsaverify.VerifySplitInverse(t.tab, t.w, digest, &rs, &ss, &ws)

@@ -20,6 +20,7 @@ import (
 	"math/big"
 
 	"github.com/p256tls/p256tls/internal/ecdsaverify"
+	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
 	"github.com/p256tls/p256tls/internal/point"
 	"github.com/p256tls/p256tls/internal/scalar"
 )
@@ -33,10 +34,10 @@ func VerifyASN1(pub *ecdsa.PublicKey, digest, sig []byte) bool {
 	}
 	switch pub.Curve {
 	case elliptic.P256():
-		rb, sb, ok := ecdsaverify.ParseDER(sig)
+		rb, sb, ok := ecdsasig.ParseDER(sig)
 		return ok && verifyP256(pub, digest, rb, sb)
 	case elliptic.P384():
-		rb, sb, ok := ecdsaverify.ParseDER(sig)
+		rb, sb, ok := ecdsasig.ParseDER(sig)
 		return ok && verifyP384(pub, digest, rb, sb)
 	}
 	return ecdsa.VerifyASN1(pub, digest, sig)
@@ -61,7 +62,7 @@ func Verify(pub *ecdsa.PublicKey, digest, r, s []byte) bool {
 
 func verifyP256(pub *ecdsa.PublicKey, digest, rb, sb []byte) bool {
 	var rs, ss scalar.Scalar
-	if !ecdsaverify.ScalarFromBytes(&rs, rb) || !ecdsaverify.ScalarFromBytes(&ss, sb) {
+	if !ecdsasig.ScalarFromBytes(&rs, rb) || !ecdsasig.ScalarFromBytes(&ss, sb) {
 		return false
 	}
 	var q point.Affine

@@ -13,12 +13,15 @@ import (
 	"github.com/p256tls/p256tls/internal/wnaf"
 )
 
-// This file measures other splits of the chain at the same key-table
-// memory (128 affine points, 8 KiB): 4 runs of 65 positions at width 7 (the
-// shipped shape), 8 runs of 33 at width 6 and 16 runs of 17 at width 5,
-// with the generator's runs at width 8 cut the same way. Fewer doublings,
-// more additions. Both tables are built here with this package's
-// arithmetic, so that all shapes run in one binary.
+// This file compares splits of the chain at the same key-table memory (128
+// affine points, 8 KiB): 16 runs of 17 positions at width 5 (the shipped
+// shape, gtable.Runs × gtable.RunLen and keytable.Width), 8 runs of 33 at
+// width 6 and 4 runs of 65 at width 7 (the original proposal), with
+// the generator's runs at width 8 or 7 cut the same way. Fewer runs mean
+// more doublings and fewer additions. Both tables are built here with the
+// same arithmetic (internal/point's formulas), so that all shapes run in one
+// binary: TestShapes checks every shape's sum against crypto/elliptic, and
+// BenchmarkShape times them (docs/verification.md, "Shape kept").
 
 type shape struct {
 	runs, runLen int
@@ -31,21 +34,21 @@ func buildShape(q *point.Affine, w uint, runs, runLen int) []point.Affine {
 	jac := make([]point.Jacobian, len(out))
 	scratch := make([]field.Element, len(out))
 	var base point.Jacobian
-	var two cached
+	var two point.Cached
 	base.SetAffine(q)
 	for j := 0; j < runs; j++ {
 		run := jac[j*per : (j+1)*per]
 		d := base
-		double(&d)
-		two.set(&d)
+		d.Double()
+		two.Set(&d)
 		run[0] = base
 		for i := 1; i < per; i++ {
 			run[i] = run[i-1]
-			addCached(&run[i], &two, false)
+			run[i].AddCachedVartime(&two, false)
 		}
 		base = d
 		for k := 1; k < runLen; k++ {
-			double(&base)
+			base.Double()
 		}
 	}
 	if !point.BatchToAffineVartime(out, jac, scratch) {
@@ -62,14 +65,14 @@ func splitSumShape(acc *point.Jacobian, u1, u2 *[4]uint64, g, q []point.Affine, 
 	acc.SetInfinity()
 	for t := s.runLen - 1; t >= 0; t-- {
 		if acc.Z.IsZero() == 0 {
-			double(acc)
+			acc.Double()
 		}
 		for j := 0; j < s.runs; j++ {
 			if d := gd[s.runLen*j+t]; d != 0 {
-				addMixed(acc, &g[j*gper+abs(d)>>1], d < 0)
+				acc.AddMixedVartime(&g[j*gper+abs(d)>>1], d < 0)
 			}
 			if d := qd[s.runLen*j+t]; d != 0 {
-				addMixed(acc, &q[j*qper+abs(d)>>1], d < 0)
+				acc.AddMixedVartime(&q[j*qper+abs(d)>>1], d < 0)
 			}
 		}
 	}

@@ -1,7 +1,10 @@
-// Package ecdsaverify holds the P-256 ECDSA verification machinery shared by
+// Package ecdsaverify holds the P-256 ECDSA verification chains shared by
 // keytable (per-key split-wNAF tables) and verify (ordinary verification):
-// strict DER parsing, the range checks and digest handling of crypto/ecdsa,
-// the multi-scalar chains, and the inversion-free final check.
+// the weights u1 = e·s⁻¹ and u2 = r·s⁻¹ (digest handling as crypto/ecdsa),
+// the multi-scalar chains u1·G + u2·Q with the prefetch of their addends,
+// and the inversion-free final check. Signature parsing and the range of r
+// and s are ecdsaverify/ecdsasig's; the group law, its kernels and the
+// key-table build (point.BuildRuns) are internal/point's.
 //
 // Everything here is variable time and must only see public data: public
 // keys, digests and signatures.
@@ -101,10 +104,10 @@ func SplitSum(acc *point.Jacobian, u1, u2 *[4]uint64, tab []point.Affine, w uint
 	acc.SetInfinity()
 	for t := RunLen - 1; t >= 0; t-- {
 		if acc.Z.IsZero() == 0 {
-			doubleFast(acc)
+			acc.Double()
 		}
 		for _, c := range pl.a[t][:pl.n[t]] {
-			addMixedFast(acc, pl.entry(c, tab, per), c&planNeg != 0)
+			acc.AddMixedVartime(pl.entry(c, tab, per), c&planNeg != 0)
 		}
 	}
 }
@@ -197,16 +200,16 @@ func JointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) {
 	// Odd multiples Q, 3Q, …, (2^(QWidth−1)−1)·Q in Jacobian form, with their
 	// Z² and Z³.
 	// Made with a co-Z doubling and co-Z additions, as the key tables are
-	// (BuildRuns): the multiples k·Q + 2Q (k odd, small) are never equal or
+	// (point.BuildRuns): the multiples k·Q + 2Q (k odd, small) are never equal or
 	// opposite for a valid Q.
-	var qm [1 << (QWidth - 2)]cached
+	var qm [1 << (QWidth - 2)]point.Cached
 	var base, cur, two point.Jacobian
 	base.SetAffine(q)
-	doubleCoZ(&two, &cur, &base)
-	qm[0].set(&cur)
+	point.DoubleCoZ(&two, &cur, &base)
+	qm[0].Set(&cur)
 	for i := 1; i < len(qm); i++ {
-		addCoZ(&cur, &two)
-		qm[i].set(&cur)
+		point.AddCoZ(&cur, &two)
+		qm[i].Set(&cur)
 	}
 
 	if top < RunLen-1 {
@@ -215,14 +218,14 @@ func JointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) {
 	acc.SetInfinity()
 	for t := top; t >= 0; t-- {
 		if acc.Z.IsZero() == 0 {
-			doubleFast(acc)
+			acc.Double()
 		}
 		if d := qd[t]; d != 0 {
-			addCached(acc, &qm[abs(d)>>1], d < 0)
+			acc.AddCachedVartime(&qm[abs(d)>>1], d < 0)
 		}
 		if t < RunLen {
 			for _, c := range pl.a[t][:pl.n[t]] {
-				addMixedFast(acc, pl.entry(c, nil, 0), c&planNeg != 0) // G's runs
+				acc.AddMixedVartime(pl.entry(c, nil, 0), c&planNeg != 0) // G's runs
 			}
 		}
 	}

@@ -141,6 +141,26 @@ func (e *Element) Neg(a *Element) *Element {
 // Double sets e = 2a mod p and returns e.
 func (e *Element) Double(a *Element) *Element { return e.Add(a, a) }
 
+// Half sets e = a/2 mod p and returns e, in constant time. Montgomery form is
+// linear, so halving the representation halves the value: the result is
+// a/2 when a is even and (a + p)/2 when it is odd, which is below p for
+// every a < p. a + p may carry out of 256 bits; the carry becomes the top
+// bit of the shifted result.
+func (e *Element) Half(a *Element) *Element {
+	m := -(a[0] & 1)
+	var t Element
+	var c uint64
+	t[0], c = bits.Add64(a[0], p0&m, 0)
+	t[1], c = bits.Add64(a[1], p1&m, c)
+	t[2], c = bits.Add64(a[2], p2&m, c)
+	t[3], c = bits.Add64(a[3], p3&m, c)
+	e[0] = t[0]>>1 | t[1]<<63
+	e[1] = t[1]>>1 | t[2]<<63
+	e[2] = t[2]>>1 | t[3]<<63
+	e[3] = t[3]>>1 | c<<63
+	return e
+}
+
 // Select sets e = a if cond == 1 and e = b if cond == 0, and returns e. cond
 // must be 0 or 1.
 //
@@ -152,17 +172,6 @@ func (e *Element) Select(a, b *Element, cond int) *Element {
 	e[2] = b[2] ^ (m & (a[2] ^ b[2]))
 	e[3] = b[3] ^ (m & (a[3] ^ b[3]))
 	return e
-}
-
-// CondSwap swaps a and b if cond == 1 and leaves them if cond == 0. cond must
-// be 0 or 1.
-func CondSwap(a, b *Element, cond int) {
-	m := -uint64(cond)
-	for i := range a {
-		t := m & (a[i] ^ b[i])
-		a[i] ^= t
-		b[i] ^= t
-	}
 }
 
 // Equal returns 1 if e == a and 0 otherwise.

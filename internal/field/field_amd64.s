@@ -127,7 +127,7 @@ TEXT ·mulADX(SB), NOSPLIT, $0-24
 	ADCQ R8, R10
 	ADCQ BX, R11
 
-	// r = a[4..7] + 2^256·CF < 2p; store r - p unless that borrows.
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
 	SBBQ    R12, R12
 	MOVQ    R9, R13
 	MOVQ    R14, R15
@@ -156,11 +156,11 @@ TEXT ·mulADX(SB), NOSPLIT, $0-24
 TEXT ·squareADX(SB), NOSPLIT, $0-16
 	MOVQ x+8(FP), SI
 
-	// x[0]² first: its low half is the first quotient digit.
+	// Square: x[0]² first; its low half is the first quotient digit.
 	MOVQ  (SI), DX
 	MULXQ DX, R8, BX
 
-	// Off-diagonal products: x[0]·x[1..3] into t[1..4],
+	// x[0]·x[1..3] into t[1..4],
 	MULXQ 8(SI), R9, R10
 	MULXQ 16(SI), AX, R11
 	ADDQ  AX, R10
@@ -259,19 +259,17 @@ TEXT ·squareADX(SB), NOSPLIT, $0-16
 	ADCQ R11, R8
 	ADCQ $0x00, R9
 
-	// d = t[4..7] - p mod 2^256.
-	MOVQ R12, BX
-	MOVQ R13, R10
-	MOVQ R14, DX
-	MOVQ R15, SI
-	SUBQ $-1, BX
-	MOVL $0xffffffff, AX
-	SBBQ AX, R10
-	SBBQ $0x00, DX
-	MOVQ $0xffffffff00000001, AX
-	SBBQ AX, SI
-
-	// r = u + t[4..7] on CF, s = u + d on OF; OF is set iff r ≥ p.
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
+	MOVQ    R12, BX
+	MOVQ    R13, R10
+	MOVQ    R14, DX
+	MOVQ    R15, SI
+	SUBQ    $-1, BX
+	MOVL    $0xffffffff, AX
+	SBBQ    AX, R10
+	SBBQ    $0x00, DX
+	MOVQ    $0xffffffff00000001, AX
+	SBBQ    AX, SI
 	XORL    AX, AX
 	ADOXQ   CX, BX
 	ADCXQ   R12, CX

@@ -22,6 +22,7 @@ var (
 	ftP    = ftHex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff")
 	ftR    = new(big.Int).Lsh(big.NewInt(1), 256)
 	ftRInv = new(big.Int).ModInverse(ftR, ftP)
+	ftInv2 = new(big.Int).ModInverse(big.NewInt(2), ftP)
 	// ftSqrtExp is (p+1)/4, the exponent Sqrt is documented to use.
 	ftSqrtExp = new(big.Int).Rsh(new(big.Int).Add(ftP, big.NewInt(1)), 2)
 )
@@ -216,6 +217,7 @@ func ftUnaries() []ftUnary {
 		{"Square", (*Element).Square, func(x *big.Int) *big.Int { return new(big.Int).Mul(x, x) }},
 		{"Neg", (*Element).Neg, func(x *big.Int) *big.Int { return new(big.Int).Neg(x) }},
 		{"Double", (*Element).Double, func(x *big.Int) *big.Int { return new(big.Int).Lsh(x, 1) }},
+		{"Half", (*Element).Half, func(x *big.Int) *big.Int { return new(big.Int).Mul(x, ftInv2) }},
 		{"Set", (*Element).Set, func(x *big.Int) *big.Int { return x }},
 		{"Invert", (*Element).Invert, func(x *big.Int) *big.Int {
 			if x.Sign() == 0 {
@@ -527,7 +529,7 @@ func ftBool(b bool) int {
 	return 0
 }
 
-func TestFieldSelectCondSwap(t *testing.T) {
+func TestFieldSelect(t *testing.T) {
 	r := ftRand(t)
 	for i := 0; i < 100; i++ {
 		a, b := ftRandom(r), ftRandom(r)
@@ -553,18 +555,6 @@ func TestFieldSelectCondSwap(t *testing.T) {
 		}
 		if a != a0 || b != b0 {
 			t.Fatal("Select modified its arguments")
-		}
-		CondSwap(&a, &b, 0)
-		if a != a0 || b != b0 {
-			t.Fatal("CondSwap(0) swapped")
-		}
-		CondSwap(&a, &b, 1)
-		if a != b0 || b != a0 {
-			t.Fatal("CondSwap(1) did not swap")
-		}
-		CondSwap(&a, &a, 1)
-		if a != b0 {
-			t.Fatal("CondSwap(a, a, 1) changed a")
 		}
 	}
 }
@@ -758,7 +748,7 @@ func TestFieldAllocs(t *testing.T) {
 		"InvertVartime": func() { z.InvertVartime(&a) },
 		"Sqrt":          func() { _, ok := z.Sqrt(&a); sink += ok },
 		"Select":        func() { z.Select(&a, &b, 1) },
-		"CondSwap":      func() { CondSwap(&a, &b, 1) },
+		"Half":          func() { z.Half(&a) },
 		"Equal":         func() { sink += a.Equal(&b) },
 		"IsZero":        func() { sink += a.IsZero() },
 		"SetBytes":      func() { z.SetBytes(enc[:]) },

@@ -2,10 +2,16 @@ package point
 
 import "github.com/p256tls/p256tls/internal/field"
 
-// This file holds the Jacobian formulas used by variable-time verification.
-// The EFD formulas do not handle P = Q, P = −Q or infinity; the Vartime
-// methods test for those cases explicitly, which is why they may only be
-// given public points.
+// This file holds the Jacobian formulas of variable-time verification, the
+// ones the verification chains run. They work in place on the accumulator
+// and take the sign of a wNAF digit as an argument, so that a negative digit
+// costs one field negation and no copy of the table entry. The additions
+// branch on the points (infinity, equal, opposite): public data only.
+//
+// Double and AddMixedVartime go through the fused amd64 kernels of
+// jacobian_amd64.s where the CPU has BMI2 and ADX (kernels_amd64.go), with
+// the same result limb for limb; double and addMixed below are the portable
+// formulas and the kernels' reference.
 
 // SetInfinity sets p to the point at infinity and returns p.
 func (p *Jacobian) SetInfinity() *Jacobian {
@@ -15,9 +21,6 @@ func (p *Jacobian) SetInfinity() *Jacobian {
 	return p
 }
 
-// IsInfinity returns 1 if p is the point at infinity, and 0 otherwise.
-func (p *Jacobian) IsInfinity() int { return p.Z.IsZero() }
-
 // SetAffine sets p = a and returns p.
 func (p *Jacobian) SetAffine(a *Affine) *Jacobian {
 	p.X = a.X
@@ -26,141 +29,208 @@ func (p *Jacobian) SetAffine(a *Affine) *Jacobian {
 	return p
 }
 
-// Double sets p = 2q and returns p (EFD dbl-2001-b, 3M + 5S). It is constant
-// time and correct for every input, infinity included: P-256 has no point of
-// order two.
-func (p *Jacobian) Double(q *Jacobian) *Jacobian {
-	var delta, gamma, beta, alpha, t, u field.Element
-	delta.Square(&q.Z)
-	gamma.Square(&q.Y)
-	beta.Mul(&q.X, &gamma)
-	t.Sub(&q.X, &delta)
-	u.Add(&q.X, &delta)
-	alpha.Mul(&t, &u)
+// double sets p = 2p in place (a = −3), the portable form of Double.
+func double(p *Jacobian) {
+	var beta, y4 field.Element
+	doubleKeep(p, &beta, &y4)
+}
+
+// doubleKeep sets p = 2p in place and leaves beta = X·Y² and y4 = Y⁴ of the
+// input p, which DoubleCoZ needs. It is EFD dbl-2001-b scaled by λ = 1/2,
+// that is (X3/4, Y3/8, Z3/2), the same point:
+//
+//	α' = 3(X − Z²)(X + Z²)/2, β = X·Y², X3' = α'² − 2β,
+//	Y3' = α'(β − X3') − Y⁴, Z3' = Y·Z,
+//
+// 4M + 4S and 9 additions (textbook dbl-2001-b: 3M + 5S and about 16;
+// docs/arithmetic.md compares them). It is correct for the point at
+// infinity (Z stays 0); P-256 has no point of order two. beta and y4 must
+// not alias p.
+func doubleKeep(p *Jacobian, beta, y4 *field.Element) {
+	var delta, alpha, t field.Element
+	delta.Square(&p.Z)
+	y4.Square(&p.Y) // Y² for now
+	beta.Mul(&p.X, y4)
+	t.Sub(&p.X, &delta)
+	alpha.Add(&p.X, &delta)
+	alpha.Mul(&alpha, &t)
 	t.Double(&alpha)
-	alpha.Add(&alpha, &t) // alpha = 3(X−δ)(X+δ)
-	// Z3 = (Y+Z)² − γ − δ, computed before X and Y are overwritten.
-	t.Add(&q.Y, &q.Z)
-	p.Z.Square(&t).Sub(&p.Z, &gamma).Sub(&p.Z, &delta)
-	// X3 = α² − 8β.
-	beta.Double(&beta).Double(&beta) // 4β
-	t.Double(&beta)                  // 8β
-	p.X.Square(&alpha).Sub(&p.X, &t)
-	// Y3 = α(4β − X3) − 8γ².
-	gamma.Square(&gamma)
-	gamma.Double(&gamma).Double(&gamma).Double(&gamma)
-	t.Sub(&beta, &p.X)
-	p.Y.Mul(&alpha, &t).Sub(&p.Y, &gamma)
-	return p
+	alpha.Add(&alpha, &t)
+	alpha.Half(&alpha) // α'
+	p.Z.Mul(&p.Z, &p.Y)
+	t.Double(beta)
+	p.X.Square(&alpha)
+	p.X.Sub(&p.X, &t)
+	t.Sub(beta, &p.X)
+	p.Y.Mul(&alpha, &t)
+	y4.Square(y4)
+	p.Y.Sub(&p.Y, y4)
 }
 
-// AddMixedVartime sets p = q + a and returns p (EFD madd-2007-bl, 7M + 4S).
-// It handles q at infinity, q = a and q = −a by testing for them, so it is
-// variable time: public points only.
-func (p *Jacobian) AddMixedVartime(q *Jacobian, a *Affine) *Jacobian {
-	if q.Z.IsZero() == 1 {
-		return p.SetAffine(a)
-	}
-	var z1z1, u2, s2, h, hh, i, j, r, v, t field.Element
-	z1z1.Square(&q.Z)
-	u2.Mul(&a.X, &z1z1)
-	s2.Mul(&a.Y, &q.Z).Mul(&s2, &z1z1)
-	h.Sub(&u2, &q.X)
-	r.Sub(&s2, &q.Y)
-	if h.IsZero() == 1 {
-		if r.IsZero() == 1 {
-			var d Jacobian
-			d.SetAffine(a)
-			return p.Double(&d)
-		}
-		return p.SetInfinity()
-	}
-	r.Double(&r)
-	hh.Square(&h)
-	i.Double(&hh).Double(&i)
-	j.Mul(&h, &i)
-	v.Mul(&q.X, &i)
-	// Z3 = (Z1 + H)² − Z1Z1 − HH.
-	t.Add(&q.Z, &h)
-	p.Z.Square(&t).Sub(&p.Z, &z1z1).Sub(&p.Z, &hh)
-	// Y1·J before Y1 may be overwritten.
-	var y1j field.Element
-	y1j.Mul(&q.Y, &j).Double(&y1j)
-	// X3 = r² − J − 2V.
-	t.Double(&v)
-	p.X.Square(&r).Sub(&p.X, &j).Sub(&p.X, &t)
-	// Y3 = r(V − X3) − 2·Y1·J.
-	t.Sub(&v, &p.X)
-	p.Y.Mul(&r, &t).Sub(&p.Y, &y1j)
-	return p
-}
-
-// AddVartime sets p = q + r and returns p (EFD add-2007-bl, 11M + 5S). It
-// handles infinity, equal and opposite inputs by testing for them: public
-// points only.
-func (p *Jacobian) AddVartime(q, r *Jacobian) *Jacobian {
-	if q.Z.IsZero() == 1 {
-		*p = *r
-		return p
-	}
-	if r.Z.IsZero() == 1 {
-		*p = *q
-		return p
-	}
-	var z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t field.Element
-	z1z1.Square(&q.Z)
-	z2z2.Square(&r.Z)
-	u1.Mul(&q.X, &z2z2)
-	u2.Mul(&r.X, &z1z1)
-	s1.Mul(&q.Y, &r.Z).Mul(&s1, &z2z2)
-	s2.Mul(&r.Y, &q.Z).Mul(&s2, &z1z1)
-	h.Sub(&u2, &u1)
-	rr.Sub(&s2, &s1)
-	if h.IsZero() == 1 {
-		if rr.IsZero() == 1 {
-			return p.Double(q)
-		}
-		return p.SetInfinity()
-	}
-	rr.Double(&rr)
-	i.Double(&h).Square(&i)
-	j.Mul(&h, &i)
-	v.Mul(&u1, &i)
-	// Z3 = ((Z1 + Z2)² − Z1Z1 − Z2Z2)·H.
-	t.Add(&q.Z, &r.Z)
-	t.Square(&t).Sub(&t, &z1z1).Sub(&t, &z2z2)
-	p.Z.Mul(&t, &h)
-	// X3 = r² − J − 2V.
-	t.Double(&v)
-	p.X.Square(&rr).Sub(&p.X, &j).Sub(&p.X, &t)
-	// Y3 = r(V − X3) − 2·S1·J.
-	s1.Mul(&s1, &j).Double(&s1)
-	t.Sub(&v, &p.X)
-	p.Y.Mul(&rr, &t).Sub(&p.Y, &s1)
-	return p
-}
-
-// AffineVartime returns the affine form of p and 1, or the zero Affine and 0
-// when p is the point at infinity. Public points only.
-func (p *Jacobian) AffineVartime() (Affine, int) {
+// addMixed sets p = p + a if neg is false, and p = p − a if neg is true,
+// the portable form of AddMixedVartime:
+//
+//	H = X2·Z1² − X1, r = Y2·Z1³ − Y1, X3 = r² − H³ − 2·X1·H²,
+//	Y3 = r(X1·H² − X3) − Y1·H³, Z3 = Z1·H
+//
+// (EFD madd-2004-hmv), 8M + 3S and 7 additions (docs/arithmetic.md says
+// why not madd-2007-bl, 7M + 4S and 12 additions).
+func addMixed(p *Jacobian, a *Affine, neg bool) {
 	if p.Z.IsZero() == 1 {
-		return Affine{}, 0
+		p.SetAffine(a)
+		if neg {
+			p.Y.Neg(&p.Y)
+		}
+		return
 	}
-	var a Affine
-	var inv, inv2 field.Element
-	inv.InvertVartime(&p.Z)
-	inv2.Square(&inv)
-	a.X.Mul(&p.X, &inv2)
-	inv2.Mul(&inv2, &inv)
-	a.Y.Mul(&p.Y, &inv2)
-	return a, 1
+	var z1z1, u2, s2, h, r, hh, hhh, v, t field.Element
+	z1z1.Square(&p.Z)
+	u2.Mul(&a.X, &z1z1)
+	s2.Mul(&a.Y, &p.Z)
+	s2.Mul(&s2, &z1z1)
+	if neg {
+		s2.Neg(&s2)
+	}
+	h.Sub(&u2, &p.X)
+	r.Sub(&s2, &p.Y)
+	if h.IsZero() == 1 { // a = ±p
+		if r.IsZero() == 1 {
+			double(p) // p = ±a, the same point: a doubling
+			return
+		}
+		p.SetInfinity() // opposite points
+		return
+	}
+	hh.Square(&h)
+	hhh.Mul(&hh, &h)
+	v.Mul(&p.X, &hh)
+	p.Z.Mul(&p.Z, &h)
+	// X3 = r² − H³ − 2V.
+	t.Double(&v)
+	p.X.Square(&r)
+	p.X.Sub(&p.X, &hhh)
+	p.X.Sub(&p.X, &t)
+	// Y3 = r(V − X3) − Y1·H³.
+	hhh.Mul(&hhh, &p.Y)
+	t.Sub(&v, &p.X)
+	p.Y.Mul(&r, &t)
+	p.Y.Sub(&p.Y, &hhh)
+}
+
+// Cached is a Jacobian point with Z² and Z³ kept beside it, for a point
+// that is added many times (Q's odd multiples in ordinary verification).
+type Cached struct {
+	Jacobian
+	ZZ, ZZZ field.Element
+}
+
+// Set sets c = p and computes Z² and Z³.
+func (c *Cached) Set(p *Jacobian) {
+	c.Jacobian = *p
+	c.ZZ.Square(&p.Z)
+	c.ZZZ.Mul(&c.ZZ, &p.Z)
+}
+
+// AddCachedVartime sets p = p + q if neg is false and p = p − q if neg is
+// true, in place:
+//
+//	U1 = X1·Z2², U2 = X2·Z1², S1 = Y1·Z2³, S2 = Y2·Z1³, H = U2 − U1, r = S2 − S1,
+//	X3 = r² − H³ − 2·U1·H², Y3 = r(U1·H² − X3) − S1·H³, Z3 = Z1·Z2·H
+//
+// (EFD add-1998-cmo-2 with Z2² and Z2³ cached), 11M + 3S and 7 additions.
+// It handles infinity, equal and opposite points by testing for them:
+// public points only.
+func (p *Jacobian) AddCachedVartime(q *Cached, neg bool) {
+	if q.Z.IsZero() == 1 {
+		return
+	}
+	if p.Z.IsZero() == 1 {
+		*p = q.Jacobian
+		if neg {
+			p.Y.Neg(&p.Y)
+		}
+		return
+	}
+	var z1z1, u1, u2, s1, s2, h, r, hh, hhh, v, t field.Element
+	z1z1.Square(&p.Z)
+	u1.Mul(&p.X, &q.ZZ)
+	u2.Mul(&q.X, &z1z1)
+	s1.Mul(&p.Y, &q.ZZZ)
+	s2.Mul(&q.Y, &p.Z)
+	s2.Mul(&s2, &z1z1)
+	if neg {
+		s2.Neg(&s2)
+	}
+	h.Sub(&u2, &u1)
+	r.Sub(&s2, &s1)
+	if h.IsZero() == 1 { // q = ±p
+		if r.IsZero() == 1 {
+			double(p) // p = q
+			return
+		}
+		p.SetInfinity()
+		return
+	}
+	hh.Square(&h)
+	hhh.Mul(&hh, &h)
+	v.Mul(&u1, &hh)
+	p.Z.Mul(&p.Z, &q.Z)
+	p.Z.Mul(&p.Z, &h)
+	// X3 = r² − H³ − 2V.
+	t.Double(&v)
+	p.X.Square(&r)
+	p.X.Sub(&p.X, &hhh)
+	p.X.Sub(&p.X, &t)
+	// Y3 = r(V − X3) − S1·H³.
+	s1.Mul(&s1, &hhh)
+	t.Sub(&v, &p.X)
+	p.Y.Mul(&r, &t)
+	p.Y.Sub(&p.Y, &s1)
+}
+
+// DoubleCoZ sets two = 2p and p1 = p with two's Z (Meloni's DBLU). It is
+// the doubling of double, which computes on the way β = X·Y² and Y⁴: with
+// Z3' = Y·Z, p rescaled by λ = Y is (λ²X, λ³Y, λZ) = (β, Y⁴, Z3'). p must
+// not be the point at infinity (nor of order two, which P-256 has none
+// of); p1 must not alias two (either may alias p). 4M + 4S and no branches,
+// where a doubling of its own would cost 3M + 5S.
+func DoubleCoZ(two, p1, p *Jacobian) {
+	*two = *p
+	doubleKeep(two, &p1.X, &p1.Y)
+	p1.Z = two.Z
+}
+
+// AddCoZ sets p = p + q and rescales q to the sum's Z, for two points that
+// share their Z (Meloni's ZADDU): with A = (Xp − Xq)², B = Xq·A, C = Xp·A,
+// the sum is (D − B − C, (Yp − Yq)(B − X3) − E, Z·(Xp − Xq)) where
+// D = (Yp − Yq)² and E = Yq·(C − B), and q becomes (B, E, Z3). 5M + 2S, no
+// branches. The caller guarantees p ≠ ±q and that neither is the point at
+// infinity (for example the odd multiples k·P + 2P, k odd and small, of
+// BuildRuns); p and q must not alias.
+func AddCoZ(p, q *Jacobian) {
+	var dx, dy, a, b, c, e field.Element
+	dx.Sub(&p.X, &q.X)
+	dy.Sub(&p.Y, &q.Y)
+	a.Square(&dx)
+	b.Mul(&q.X, &a)
+	c.Mul(&p.X, &a)
+	e.Sub(&c, &b)
+	e.Mul(&q.Y, &e)
+	p.Z.Mul(&p.Z, &dx)
+	p.X.Square(&dy)
+	p.X.Sub(&p.X, &b)
+	p.X.Sub(&p.X, &c)
+	c.Sub(&b, &p.X)
+	p.Y.Mul(&dy, &c)
+	p.Y.Sub(&p.Y, &e)
+	q.X, q.Y, q.Z = b, e, p.Z
 }
 
 // BatchToAffineVartime sets out[i] to the affine form of in[i] with a single
 // field inversion (Montgomery's trick). No input may be the point at
 // infinity; it reports false (and leaves out unspecified) if one is. scratch
-// must have at least len(in) elements; out and in must have equal lengths.
-// Public points only.
+// must have at least len(in) elements; out and in must have equal lengths
+// (else it panics: a caller's bug, never input). Public points only.
 func BatchToAffineVartime(out []Affine, in []Jacobian, scratch []field.Element) bool {
 	n := len(in)
 	if n == 0 {

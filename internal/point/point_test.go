@@ -311,7 +311,7 @@ func ptCheckAdd(t *testing.T, q, s *ptRef, lambdas []*big.Int) {
 		jq, js := ptJac(q, l1), ptJac(s, l2)
 		jq0, js0 := jq, js
 		var jr Jacobian
-		if got := jr.AddVartime(&jq, &js); got != &jr {
+		if got := jr.refAdd(&jq, &js); got != &jr {
 			t.Fatal("AddVartime did not return its receiver")
 		}
 		if got := ptJacRef(t, &jr); !ptEq(got, want) {
@@ -321,23 +321,23 @@ func ptCheckAdd(t *testing.T, q, s *ptRef, lambdas []*big.Int) {
 			t.Fatal("AddVartime modified its arguments")
 		}
 		ja := jq
-		if ja.AddVartime(&ja, &js); ja != jr {
+		if ja.refAdd(&ja, &js); ja != jr {
 			t.Fatalf("AddVartime aliased p=q differs for %v + %v", q, s)
 		}
 		ja = js
-		if ja.AddVartime(&jq, &ja); ja != jr {
+		if ja.refAdd(&jq, &ja); ja != jr {
 			t.Fatalf("AddVartime aliased p=r differs for %v + %v", q, s)
 		}
 		if s != nil {
 			as := ptAffine(s)
-			if got := jr.AddMixedVartime(&jq, &as); got != &jr {
+			if got := jr.refAddMixed(&jq, &as); got != &jr {
 				t.Fatal("AddMixedVartime did not return its receiver")
 			}
 			if got := ptJacRef(t, &jr); !ptEq(got, want) {
 				t.Fatalf("Jacobian AddMixedVartime(%v, %v) = %v, want %v (λ %#x)", q, s, got, want, l1)
 			}
 			ja = jq
-			if ja.AddMixedVartime(&ja, &as); ja != jr {
+			if ja.refAddMixed(&ja, &as); ja != jr {
 				t.Fatalf("AddMixedVartime aliased differs for %v + %v", q, s)
 			}
 		}
@@ -385,13 +385,13 @@ func ptCheckDouble(t *testing.T, q *ptRef, lambdas []*big.Int) {
 		jq := ptJac(q, l)
 		jq0 := jq
 		var jr Jacobian
-		if got := jr.Double(&jq); got != &jr {
+		if got := jr.refDouble(&jq); got != &jr {
 			t.Fatal("Jacobian Double did not return its receiver")
 		}
 		if got := ptJacRef(t, &jr); !ptEq(got, want) || jq != jq0 {
 			t.Fatalf("Jacobian Double(%v) = %v, want %v (λ %#x)", q, got, want, l)
 		}
-		if jq.Double(&jq); jq != jr {
+		if jq.refDouble(&jq); jq != jr {
 			t.Fatalf("Jacobian Double aliased differs for %v", q)
 		}
 		pq := ptProj(q, l)
@@ -461,8 +461,8 @@ func TestPointSmallMultiples(t *testing.T) {
 		want := ptECDH(t, big.NewInt(k))
 		pAcc.Add(&pAcc, &pg)
 		pMixed.AddMixed(&pMixed, &g)
-		jAcc.AddMixedVartime(&jAcc, &g)
-		jFull.AddVartime(&jFull, &jg)
+		jAcc.refAddMixed(&jAcc, &g)
+		jFull.refAdd(&jFull, &jg)
 		for name, got := range map[string]*ptRef{
 			"Projective.Add":           ptProjRef(t, &pAcc),
 			"Projective.AddMixed":      ptProjRef(t, &pMixed),
@@ -479,7 +479,7 @@ func TestPointSmallMultiples(t *testing.T) {
 			var jd Jacobian
 			half := ptAffine(ptECDH(t, big.NewInt(k/2)))
 			pd.SetAffine(&half).Double(&pd)
-			jd.SetAffine(&half).Double(&jd)
+			jd.SetAffine(&half).refDouble(&jd)
 			if got := ptProjRef(t, &pd); !ptEq(got, want) {
 				t.Fatalf("2·(%d·G) by Projective.Double = %v, want %v", k/2, got, want)
 			}
@@ -495,7 +495,7 @@ func TestPointSmallMultiples(t *testing.T) {
 	jd.SetAffine(&g)
 	for j := uint(1); j <= 40; j++ {
 		pd.Double(&pd)
-		jd.Double(&jd)
+		jd.refDouble(&jd)
 		want := ptECDH(t, new(big.Int).Lsh(big.NewInt(1), j))
 		if !ptEq(ptProjRef(t, &pd), want) || !ptEq(ptJacRef(t, &jd), want) {
 			t.Fatalf("2^%d·G differs from crypto/ecdh", j)
@@ -522,9 +522,9 @@ func ptMulJacobian(k *big.Int, a *Affine) Jacobian {
 	var acc Jacobian
 	acc.SetInfinity()
 	for i := k.BitLen() - 1; i >= 0; i-- {
-		acc.Double(&acc)
+		acc.refDouble(&acc)
 		if k.Bit(i) == 1 {
-			acc.AddMixedVartime(&acc, a)
+			acc.refAddMixed(&acc, a)
 		}
 	}
 	return acc
@@ -555,7 +555,7 @@ func TestPointRandomMultiples(t *testing.T) {
 			t.Fatalf("%#x·G encodes as %x, crypto/ecdh %x", k, enc, priv.PublicKey().Bytes())
 		}
 		jr := ptMulJacobian(k, &g)
-		ja, ok := jr.AffineVartime()
+		ja, ok := jr.refAffine()
 		if ok != 1 || !ptEq(ptAffineRef(&ja), want) {
 			t.Fatalf("%#x·G by Jacobian = %v, want %v", k, ptAffineRef(&ja), want)
 		}
@@ -566,7 +566,7 @@ func TestPointRandomMultiples(t *testing.T) {
 		t.Fatal("n·G is not the point at infinity (Projective)")
 	}
 	jr := ptMulJacobian(ptN, &g)
-	if _, ok := jr.AffineVartime(); ok != 0 || jr.IsInfinity() != 1 {
+	if _, ok := jr.refAffine(); ok != 0 || jr.IsInfinity() != 1 {
 		t.Fatal("n·G is not the point at infinity (Jacobian)")
 	}
 }
@@ -577,7 +577,7 @@ func TestPointToAffine(t *testing.T) {
 		q := ptRandPoint(t, r)
 		l := ptRandLambda(r)
 		j := ptJac(q, l)
-		a, ok := j.AffineVartime()
+		a, ok := j.refAffine()
 		if ok != 1 || !ptEq(ptAffineRef(&a), q) {
 			t.Fatalf("AffineVartime = %v, %d; want %v", ptAffineRef(&a), ok, q)
 		}
@@ -588,13 +588,44 @@ func TestPointToAffine(t *testing.T) {
 		}
 	}
 	j := ptJac(nil, big.NewInt(5))
-	if _, ok := j.AffineVartime(); ok != 0 {
+	if _, ok := j.refAffine(); ok != 0 {
 		t.Fatal("AffineVartime(infinity) reports 1")
 	}
 	p := ptProj(nil, big.NewInt(5))
 	if _, ok := p.Affine(); ok != 0 {
 		t.Fatal("Projective.Affine(infinity) reports 1")
 	}
+	x := [4]uint64{1, 2, 3, 4}
+	if p.AffineX(&x); x != ([4]uint64{}) {
+		t.Fatalf("Projective.AffineX(infinity) = %x, want 0", x)
+	}
+}
+
+// TestPointAffineX checks AffineX against math/big on edge and random
+// points in several representations.
+func TestPointAffineX(t *testing.T) {
+	r := ptRand(t)
+	pts := append(ptEdgePoints(), ptRandPoint(t, r), ptRandPoint(t, r))
+	for _, q := range pts {
+		for _, l := range ptLambdas(r) {
+			p := ptProj(q, l)
+			p0 := p
+			var x [4]uint64
+			p.AffineX(&x)
+			if ptBigLimbs(x) != q.x.String() || p != p0 {
+				t.Fatalf("AffineX(%v, λ %#x) = %x", q, l, x)
+			}
+		}
+	}
+}
+
+// ptBigLimbs returns the decimal value of little-endian limbs.
+func ptBigLimbs(l [4]uint64) string {
+	v := new(big.Int)
+	for i := 3; i >= 0; i-- {
+		v.Lsh(v, 64).Or(v, new(big.Int).SetUint64(l[i]))
+	}
+	return v.String()
 }
 
 func TestPointBatchToAffine(t *testing.T) {
@@ -620,7 +651,7 @@ func TestPointBatchToAffine(t *testing.T) {
 			t.Fatalf("BatchToAffineVartime(%d points) reported false", n)
 		}
 		for i := range in {
-			single, ok := in[i].AffineVartime()
+			single, ok := in[i].refAffine()
 			if ok != 1 || out[i] != single || !ptEq(ptAffineRef(&out[i]), refs[i]) {
 				t.Fatalf("batch of %d: point %d = %v, want %v", n, i, ptAffineRef(&out[i]), refs[i])
 			}
@@ -722,7 +753,11 @@ func TestPointAllocs(t *testing.T) {
 	pp.SetAffine(&g).Double(&pp)
 	var jg, jp Jacobian
 	jg.SetAffine(&g)
-	jp.SetAffine(&g).Double(&jp)
+	jp.SetAffine(&g).Double()
+	var cg Cached
+	cg.Set(&jg)
+	var jq Jacobian
+	runs := make([]Affine, 8)
 	in := []Jacobian{jp, jp, jp}
 	out := make([]Affine, 3)
 	scratch := make([]field.Element, 3)
@@ -733,20 +768,22 @@ func TestPointAllocs(t *testing.T) {
 	var ar Affine
 	sink := 0
 	ops := map[string]func(){
-		"Projective.Add":           func() { pr.Add(&pp, &pg) },
-		"Projective.AddMixed":      func() { pr.AddMixed(&pp, &g) },
-		"Projective.Double":        func() { pr.Double(&pp) },
-		"Projective.Affine":        func() { a, ok := pp.Affine(); ar = a; sink += ok },
-		"Jacobian.Double":          func() { jr.Double(&jp) },
-		"Jacobian.AddVartime":      func() { jr.AddVartime(&jp, &jg) },
-		"Jacobian.AddMixedVartime": func() { jr.AddMixedVartime(&jp, &g) },
-		"Jacobian.AffineVartime":   func() { a, ok := jp.AffineVartime(); ar = a; sink += ok },
-		"BatchToAffineVartime":     func() { BatchToAffineVartime(out, in, scratch) },
-		"IsOnCurve":                func() { sink += g.IsOnCurve() },
-		"SetBytes uncompressed":    func() { ar.SetBytes(enc[:]) },
-		"SetBytes compressed":      func() { ar.SetBytes(cenc[:]) },
-		"BytesUncompressed":        func() { enc = g.BytesUncompressed() },
-		"BytesCompressed":          func() { cenc = g.BytesCompressed() },
+		"Projective.Add":            func() { pr.Add(&pp, &pg) },
+		"Projective.AddMixed":       func() { pr.AddMixed(&pp, &g) },
+		"Projective.Double":         func() { pr.Double(&pp) },
+		"Projective.Affine":         func() { a, ok := pp.Affine(); ar = a; sink += ok },
+		"Jacobian.Double":           func() { jr = jp; jr.Double() },
+		"Jacobian.AddMixedVartime":  func() { jr = jp; jr.AddMixedVartime(&g, true) },
+		"Jacobian.AddCachedVartime": func() { jr = jp; jr.AddCachedVartime(&cg, true) },
+		"DoubleCoZ":                 func() { DoubleCoZ(&jr, &jq, &jp) },
+		"AddCoZ":                    func() { jr, jq = jp, jg; AddCoZ(&jr, &jq) },
+		"BatchToAffineVartime":      func() { BatchToAffineVartime(out, in, scratch) },
+		"BuildRuns":                 func() { BuildRuns(runs, &g, 4, 2, 3) },
+		"IsOnCurve":                 func() { sink += g.IsOnCurve() },
+		"SetBytes uncompressed":     func() { ar.SetBytes(enc[:]) },
+		"SetBytes compressed":       func() { ar.SetBytes(cenc[:]) },
+		"BytesUncompressed":         func() { enc = g.BytesUncompressed() },
+		"BytesCompressed":           func() { cenc = g.BytesCompressed() },
 	}
 	for name, f := range ops {
 		if n := testing.AllocsPerRun(50, f); n != 0 {

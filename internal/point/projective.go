@@ -1,6 +1,9 @@
 package point
 
-import "github.com/p256tls/p256tls/internal/field"
+import (
+	"github.com/p256tls/p256tls/internal/field"
+	"github.com/p256tls/p256tls/internal/safegcd"
+)
 
 // This file holds the complete formulas of Renes, Costello and Batina,
 // "Complete addition formulas for prime order elliptic curves" (2016),
@@ -183,3 +186,15 @@ func (p *Projective) Affine() (Affine, int) {
 	a.Y.Mul(&p.Y, &inv)
 	return a, 1 ^ p.Z.IsZero()
 }
+
+// AffineX sets x to the affine x-coordinate X/Z of p as plain canonical
+// limbs (x < p, out of Montgomery form, least significant first), or to 0
+// when p is the point at infinity. Constant time: one constant-time safegcd
+// division of the Montgomery forms, (X·R)/(Z·R) = x, and nothing else. It
+// is the conversion the signer needs for r = x mod n.
+func (p *Projective) AffineX(x *[4]uint64) {
+	modP.Div(x, (*[4]uint64)(&p.X), (*[4]uint64)(&p.Z))
+}
+
+// modP is p for the constant-time division of AffineX.
+var modP = safegcd.NewModulus([4]uint64{0xffffffffffffffff, 0x00000000ffffffff, 0, 0xffffffff00000001})

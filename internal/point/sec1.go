@@ -65,12 +65,3 @@ func (a *Affine) BytesUncompressed() [65]byte {
 	a.Y.PutBytes((*[32]byte)(out[33:65]))
 	return out
 }
-
-// BytesCompressed returns the 33-byte SEC 1 compressed encoding of a.
-func (a *Affine) BytesCompressed() [33]byte {
-	var out [33]byte
-	a.X.PutBytes((*[32]byte)(out[1:33]))
-	y := a.Y.Bytes()
-	out[0] = 2 | y[31]&1
-	return out
-}

@@ -10,28 +10,9 @@
 // MULQ, ADDQ/ADCQ and shifts and run on every amd64 CPU. mulAsm and squareAsm
 // pick one of the two at run time from the package variable useADX.
 //
-// # Reduction
-//
-// With m the low limb of the value u being reduced, p ≡ -1 (mod 2^64) makes
-// m the Montgomery quotient digit, u + m·p = (u - m) + m·(p+1) with
-// p+1 = 2^64·(2^32 + p3·2^128), and so
-//
-//	(u + m·p) / 2^64 = (u >> 64) + A(m),  A(m) = m·2^32 + m·p3·2^128.
-//
-// A(m) is the four limbs (m<<32, m>>32, lo(m·p3), hi(m·p3)), and since
-// m·p3 = m·2^64 + m - m·2^32 = (m:m) - (m>>32 : m<<32) the last two are one
-// subtraction with borrow away: a round costs two shifts, SUB/SBB and four
-// additions, with no multiplication.
-//
-// # Bounds
-//
-// Reducing a value u < 2^256 by one round gives (u + m·p)/2^64 <
-// 2^192 + p < 2^256, so the low half of a product can be reduced in four
-// rounds without a fifth limb, leaving a value ≤ p; adding the high half
-// (< p) gives r < 2p, and one conditional subtraction of p, done with CMOV,
-// finishes. The interleaved ADX multiplication instead keeps a five-limb
-// window that stays below p·(2^64+1) < 2^320 after each round, and below 2p
-// after the last.
+// The reduction, its bounds and the multiplication and squaring with MULX
+// are internal/_asmlib's (explained once there); the MULQ products and the
+// non-ADX final addition are here.
 package main
 
 import (
@@ -74,7 +55,7 @@ func store(v [4]GPPhysical, zp GPPhysical) {
 
 // ---------------------------------------------------------------------------
 // ADX multiplication: rows of x·y[i] interleaved with reduction rounds
-// (asmlib.MulRow, asmlib.MulRound, shared with internal/ecdsaverify/_asm).
+// (asmlib.MulADX, shared with internal/point/_asm).
 
 func genMulADX() {
 	TEXT("mulADX", NOSPLIT, "func(z, x, y *[4]uint64)")
@@ -84,45 +65,7 @@ func genMulADX() {
 	Load(Param("x"), xp)
 	Load(Param("y"), yp)
 	regs := asmlib.NewPool(RAX, RBX, RCX, R8, R9, R10, R11, R12, R13, R14, R15)
-	a := make([]GPPhysical, 9)
-	for i := 0; i < 5; i++ {
-		a[i] = regs.Get()
-	}
-	lo := regs.Get()
-	Comment("Row 0: a[0..4] = x·y[0].")
-	MOVQ(limb(yp, 0), RDX)
-	MULXQ(limb(xp, 0), a[0], a[1])
-	MULXQ(limb(xp, 1), lo, a[2])
-	ADDQ(lo, a[1])
-	MULXQ(limb(xp, 2), lo, a[3])
-	ADCQ(lo, a[2])
-	MULXQ(limb(xp, 3), lo, a[4])
-	ADCQ(lo, a[3])
-	ADCQ(Imm(0), a[4])
-	regs.Put(lo)
-
-	asmlib.MulRow(a, asmlib.Limbs(xp), asmlib.Limbs(yp), 1, regs)
-	asmlib.MulRound(a, 0, regs, false)
-	asmlib.MulRow(a, asmlib.Limbs(xp), asmlib.Limbs(yp), 2, regs)
-	asmlib.MulRound(a, 1, regs, false)
-	asmlib.MulRow(a, asmlib.Limbs(xp), asmlib.Limbs(yp), 3, regs)
-	asmlib.MulRound(a, 2, regs, false)
-	asmlib.MulRound(a, 3, regs, true)
-
-	Comment("r = a[4..7] + 2^256·CF < 2p; store r - p unless that borrows.")
-	c := regs.Get()
-	SBBQ(c, c) // c = -carry
-	r := [4]GPPhysical{a[4], a[5], a[6], a[7]}
-	var s [4]GPPhysical
-	pr := regs.Get()
-	for i := range s {
-		s[i] = regs.Get()
-	}
-	asmlib.SubP(s, r, pr)
-	SBBQ(Imm(0), c) // borrows iff the carry was 0 and r - p borrowed
-	for i := range s {
-		CMOVQCS(r[i], s[i])
-	}
+	s, pr := asmlib.MulADX(asmlib.Limbs(xp), asmlib.Limbs(yp), regs, nil)
 	store(s, pr)
 }
 
@@ -130,66 +73,9 @@ func genMulADX() {
 // Squaring with MULX, and the MULQ products.
 
 // The remaining kernels compute the whole 512-bit product into t, then
-// reduce its low half and finish with reduceLow/final. t lives in R8..R15.
+// reduce its low half and finish with asmlib.ReduceLow and final. t lives
+// in R8..R15.
 var prod = [8]GPPhysical{R8, R9, R10, R11, R12, R13, R14, R15}
-
-// squareProductADX sets t = x² with MULX: the six products x[i]·x[j], i < j,
-// then one pass that doubles them on CF and adds the squares x[i]² on OF.
-// The off-diagonal sum is split in two independent chains, x[0]·x[1..3] and
-// x[1]·x[2..3] + x[2]·x[3]·2^64, joined by a third, which is shorter than
-// accumulating the three rows one after the other. lo, h0, b0 and b1 are
-// scratch; zr is t[7] until the last pass.
-func squareProductADX(t [8]GPPhysical, xp, lo, h0, b0, b1 GPPhysical) {
-	Comment("x[0]² first: its low half is the first quotient digit.")
-	MOVQ(limb(xp, 0), RDX)
-	MULXQ(RDX, t[0], h0)
-
-	Comment("Off-diagonal products: x[0]·x[1..3] into t[1..4],")
-	MULXQ(limb(xp, 1), t[1], t[2])
-	MULXQ(limb(xp, 2), lo, t[3])
-	ADDQ(lo, t[2])
-	MULXQ(limb(xp, 3), lo, t[4])
-	ADCQ(lo, t[3])
-	ADCQ(Imm(0), t[4])
-
-	Comment("x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),")
-	MOVQ(limb(xp, 1), RDX)
-	MULXQ(limb(xp, 2), b0, b1)
-	MULXQ(limb(xp, 3), lo, t[5])
-	ADDQ(lo, b1)
-	MOVQ(limb(xp, 2), RDX)
-	MULXQ(limb(xp, 3), lo, t[6])
-	ADCQ(lo, t[5])
-	ADCQ(Imm(0), t[6])
-
-	Comment("and their sum in t[1..6].")
-	ADDQ(b0, t[3])
-	ADCQ(b1, t[4])
-	ADCQ(Imm(0), t[5])
-	ADCQ(Imm(0), t[6])
-
-	Comment("Double them on CF and add the squares x[i]² on OF.")
-	zr, hi := b0, b1
-	XORL(zr.As32(), zr.As32())
-	ADCXQ(t[1], t[1])
-	ADOXQ(h0, t[1])
-	for i := 1; i < 4; i++ {
-		MOVQ(limb(xp, i), RDX)
-		if i < 3 {
-			MULXQ(RDX, lo, hi)
-		} else {
-			MULXQ(RDX, lo, t[7])
-		}
-		ADCXQ(t[2*i], t[2*i])
-		ADOXQ(lo, t[2*i])
-		if i < 3 {
-			ADCXQ(t[2*i+1], t[2*i+1])
-			ADOXQ(hi, t[2*i+1])
-		}
-	}
-	ADCXQ(zr, t[7])
-	ADOXQ(zr, t[7])
-}
 
 // productMULQ sets t = x·y with MULQ by rows. c is a scratch register; AX and
 // DX are clobbered.
@@ -293,48 +179,23 @@ func squareProductMULQ(t [8]GPPhysical, xp, c GPPhysical) {
 	}
 }
 
-// reduceLow reduces the low half of t in four rounds and returns u ≤ p,
-// with u·2^256 ≡ t[0..3] (mod p). Only t[0..3] and registers of regs are
-// written.
-func reduceLow(t [8]GPPhysical, regs *asmlib.Pool) [4]GPPhysical {
-	u := [4]GPPhysical{t[0], t[1], t[2], t[3]}
-	for k := 0; k < 4; k++ {
-		Commentf("Reduction round %d: u = u/2^64 + A(u[0]).", k)
-		lo, hi, pl, ph := asmlib.Addend(u[0], regs)
-		ADDQ(lo, u[1])
-		ADCQ(hi, u[2])
-		ADCQ(pl, u[3])
-		ADCQ(Imm(0), ph)
-		regs.Put(lo, hi, pl)
-		u = [4]GPPhysical{u[1], u[2], u[3], ph}
-	}
-	return u
-}
-
 // final stores r = u + t[4..7] reduced mod p, for u ≤ p and t[4..7] < p, so
 // r < 2p. It forms d = t[4..7] - p while the reduction runs, then r = u +
 // t[4..7] and s = u + d side by side: s carries out of 2^256 exactly when
 // r ≥ p, and is stored then. With ADX the two sums share one pass on CF and
 // OF; without, they are two ADC chains.
 func final(t [8]GPPhysical, u [4]GPPhysical, regs *asmlib.Pool, adx bool) {
-	Comment("d = t[4..7] - p mod 2^256.")
 	var d [4]GPPhysical
 	pr := regs.Get()
 	for i := range d {
 		d[i] = regs.Get()
 	}
-	asmlib.SubP(d, [4]GPPhysical{t[4], t[5], t[6], t[7]}, pr)
+	h := [4]GPPhysical{t[4], t[5], t[6], t[7]}
 	if adx {
-		Comment("r = u + t[4..7] on CF, s = u + d on OF; OF is set iff r ≥ p.")
-		XORL(pr.As32(), pr.As32())
-		for i := range d {
-			ADOXQ(u[i], d[i])
-			ADCXQ(t[4+i], u[i])
-		}
-		for i := range d {
-			CMOVQOC(u[i], d[i])
-		}
+		asmlib.FinalADX(d, u, h, pr)
 	} else {
+		Comment("d = t[4..7] - p mod 2^256.")
+		asmlib.SubP(d, h, pr)
 		Comment("s = u + d; c = -1 iff it carries, that is iff r ≥ p.")
 		ADDQ(u[0], d[0])
 		for i := 1; i < 4; i++ {
@@ -364,9 +225,9 @@ func genSquareADX() {
 	Doc("squareADX sets z = x·x·2^-256 mod p. It requires BMI2 and ADX.")
 	Pragma("noescape")
 	Load(Param("x"), RSI)
-	squareProductADX(prod, RSI, RAX, RBX, RCX, RDI)
+	asmlib.SquareProductADX(prod, asmlib.Limbs(RSI), RAX, RBX, RCX, RDI)
 	regs := asmlib.NewPool(RAX, RBX, RCX, RDX, RSI, RDI)
-	u := reduceLow(prod, regs)
+	u := asmlib.ReduceLow(prod, regs)
 	final(prod, u, regs, true)
 }
 
@@ -378,7 +239,7 @@ func genMulMULQ() {
 	Load(Param("y"), RDI)
 	productMULQ(prod, RSI, RDI, RCX)
 	regs := asmlib.NewPool(RAX, RBX, RCX, RDX, RSI, RDI)
-	u := reduceLow(prod, regs)
+	u := asmlib.ReduceLow(prod, regs)
 	final(prod, u, regs, false)
 }
 
@@ -389,7 +250,7 @@ func genSquareMULQ() {
 	Load(Param("x"), RSI)
 	squareProductMULQ(prod, RSI, RCX)
 	regs := asmlib.NewPool(RAX, RBX, RCX, RDX, RSI, RDI)
-	u := reduceLow(prod, regs)
+	u := asmlib.ReduceLow(prod, regs)
 	final(prod, u, regs, false)
 }
 

@@ -1,25 +1,21 @@
 // Command _asm generates doubleADX, the fused amd64 Jacobian doubling of
-// package ecdsaverify, and addMixedADX, the general case of its mixed
-// addition (see genAddMixed), with avo. Run it through go generate in the parent
+// package point, and addMixedADX, the general case of its mixed addition
+// (see genAddMixed), with avo. Run it through go generate in the parent
 // directory, which does
 //
-//	go run -C _asm . -out ../double_amd64.s -stubs ../double_amd64_stubs.go -pkg ecdsaverify
+//	go run -C _asm . -out ../jacobian_amd64.s -stubs ../jacobian_amd64_stubs.go -pkg point
 //
 // doubleADX computes exactly what double in jacobian.go computes, the
 // dbl-2001-b doubling scaled by 1/2, with every field operation inlined: the
 // Montgomery products and squares (MULX with ADCX/ADOX, the reduction of
-// internal/field/_asm), the modular additions, subtractions and the halving.
+// internal/_asmlib), the modular additions, subtractions and the halving.
 // Every intermediate value is fully reduced, below p, as the field package's
 // are, so the result is the same limbs as double's. Values live in registers
 // and in five 32-byte stack slots; there are no calls and no branches.
 //
-// # Reduction
-//
-// With m the low limb of the value being reduced, p ≡ -1 (mod 2^64) makes m
-// the Montgomery quotient digit, and (u + m·p)/2^64 = (u >> 64) + A(m) with
-// A(m) = m·2^32 + m·p3·2^128, whose limbs (m<<32, m>>32, lo(m·p3), hi(m·p3))
-// come from shifts and one subtraction with borrow, m·p3 = (m:m) - (m>>32 :
-// m<<32).
+// The products, squares and reduction rounds are internal/_asmlib's
+// (MulADX, SquareProductADX, ReduceLow, FinalADX), the same code as
+// internal/field's mulADX and squareADX; the reduction is explained there.
 package main
 
 import (
@@ -68,133 +64,31 @@ func storeFE(v [4]GPPhysical, x fe) {
 	}
 }
 
-// mul returns x·y·2^-256 mod p, below p, in four new registers: rows of
-// x·y[i] interleaved with reduction rounds (asmlib.MulRow, asmlib.MulRound).
+// mul returns x·y·2^-256 mod p, below p, in four new registers
+// (asmlib.MulADX, the multiplication of internal/field's mulADX; the
+// subtraction of p uses DX as scratch).
 func mul(x, y fe, regs *pool) [4]GPPhysical {
-	a := make([]GPPhysical, 9)
-	for i := 0; i < 5; i++ {
-		a[i] = regs.Get()
-	}
-	lo := regs.Get()
-	Comment("Row 0: a[0..4] = x·y[0].")
-	MOVQ(y[0], RDX)
-	MULXQ(x[0], a[0], a[1])
-	MULXQ(x[1], lo, a[2])
-	ADDQ(lo, a[1])
-	MULXQ(x[2], lo, a[3])
-	ADCQ(lo, a[2])
-	MULXQ(x[3], lo, a[4])
-	ADCQ(lo, a[3])
-	ADCQ(Imm(0), a[4])
-	regs.Put(lo)
-
-	asmlib.MulRow(a, x, y, 1, regs)
-	asmlib.MulRound(a, 0, regs, false)
-	asmlib.MulRow(a, x, y, 2, regs)
-	asmlib.MulRound(a, 1, regs, false)
-	asmlib.MulRow(a, x, y, 3, regs)
-	asmlib.MulRound(a, 2, regs, false)
-	asmlib.MulRound(a, 3, regs, true)
-
-	Comment("r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.")
-	c := regs.Get()
-	SBBQ(c, c) // c = -carry
-	r := [4]GPPhysical{a[4], a[5], a[6], a[7]}
-	s := regs.Get4()
-	asmlib.SubP(s, r, RDX)
-	SBBQ(Imm(0), c) // borrows iff the carry was 0 and r - p borrowed
-	for i := range s {
-		CMOVQCS(r[i], s[i])
-	}
-	regs.Put4(r)
-	regs.Put(c)
+	s, _ := asmlib.MulADX(x, y, regs, RDX)
 	return s
 }
 
-// ---------------------------------------------------------------------------
-// Squaring: the whole product, then four reduction rounds of its low half
-// and one final addition of the high half.
-
-// square returns x·x·2^-256 mod p, below p, in four new registers. It needs
-// the twelve registers of the pool free.
+// square returns x·x·2^-256 mod p, below p, in four new registers: the
+// product, its low half reduced in four rounds, and the high half added
+// with one conditional subtraction (asmlib.SquareProductADX, ReduceLow and
+// FinalADX, as internal/field's squareADX). It needs the twelve registers
+// of the pool free.
 func square(x fe, regs *pool) [4]GPPhysical {
 	var t [8]GPPhysical
 	for i := range t {
 		t[i] = regs.Get()
 	}
 	lo, h0, b0, b1 := regs.Get(), regs.Get(), regs.Get(), regs.Get()
-
-	Comment("Square: x[0]² first.")
-	MOVQ(x[0], RDX)
-	MULXQ(RDX, t[0], h0)
-	Comment("x[0]·x[1..3] into t[1..4],")
-	MULXQ(x[1], t[1], t[2])
-	MULXQ(x[2], lo, t[3])
-	ADDQ(lo, t[2])
-	MULXQ(x[3], lo, t[4])
-	ADCQ(lo, t[3])
-	ADCQ(Imm(0), t[4])
-	Comment("x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),")
-	MOVQ(x[1], RDX)
-	MULXQ(x[2], b0, b1)
-	MULXQ(x[3], lo, t[5])
-	ADDQ(lo, b1)
-	MOVQ(x[2], RDX)
-	MULXQ(x[3], lo, t[6])
-	ADCQ(lo, t[5])
-	ADCQ(Imm(0), t[6])
-	Comment("and their sum in t[1..6].")
-	ADDQ(b0, t[3])
-	ADCQ(b1, t[4])
-	ADCQ(Imm(0), t[5])
-	ADCQ(Imm(0), t[6])
-	Comment("Double them on CF and add the squares x[i]² on OF.")
-	zr, hi := b0, b1
-	XORL(zr.As32(), zr.As32())
-	ADCXQ(t[1], t[1])
-	ADOXQ(h0, t[1])
-	for i := 1; i < 4; i++ {
-		MOVQ(x[i], RDX)
-		if i < 3 {
-			MULXQ(RDX, lo, hi)
-		} else {
-			MULXQ(RDX, lo, t[7])
-		}
-		ADCXQ(t[2*i], t[2*i])
-		ADOXQ(lo, t[2*i])
-		if i < 3 {
-			ADCXQ(t[2*i+1], t[2*i+1])
-			ADOXQ(hi, t[2*i+1])
-		}
-	}
-	ADCXQ(zr, t[7])
-	ADOXQ(zr, t[7])
+	asmlib.SquareProductADX(t, x, lo, h0, b0, b1)
 	regs.Put(lo, h0, b0, b1)
-
-	u := [4]GPPhysical{t[0], t[1], t[2], t[3]}
-	for k := 0; k < 4; k++ {
-		Commentf("Reduction round %d: u = u/2^64 + A(u[0]).", k)
-		lo, hi, pl, ph := asmlib.Addend(u[0], regs)
-		ADDQ(lo, u[1])
-		ADCQ(hi, u[2])
-		ADCQ(pl, u[3])
-		ADCQ(Imm(0), ph)
-		regs.Put(lo, hi, pl)
-		u = [4]GPPhysical{u[1], u[2], u[3], ph}
-	}
-
-	Comment("d = t[4..7] - p; r = u + t[4..7] on CF, s = u + d on OF; OF iff r ≥ p.")
+	u := asmlib.ReduceLow(t, regs)
 	h := [4]GPPhysical{t[4], t[5], t[6], t[7]}
 	d := regs.Get4()
-	asmlib.SubP(d, h, RDX)
-	XORL(EDX, EDX)
-	for i := range d {
-		ADOXQ(u[i], d[i])
-		ADCXQ(h[i], u[i])
-	}
-	for i := range d {
-		CMOVQOC(u[i], d[i])
-	}
+	asmlib.FinalADX(d, u, h, RDX)
 	regs.Put4(u)
 	regs.Put4(h)
 	return d

@@ -1,28 +1,26 @@
 //go:build amd64 && !purego
 
-package ecdsaverify
+package point
 
 import (
 	"crypto/ecdh"
 	"math/rand/v2"
 	"testing"
-	"unsafe"
 
 	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
 	"github.com/p256tls/p256tls/internal/field"
-	"github.com/p256tls/p256tls/internal/point"
 )
 
 // checkAddMixed adds a to p (or subtracts it) with addMixed and with
-// addMixedFast, and, when p is not at infinity, with addMixedADX, and fails
+// AddMixedVartime, and, when p is not at infinity, with addMixedADX, and fails
 // unless the limbs are identical. It returns addMixed's result.
-func checkAddMixed(t *testing.T, p *point.Jacobian, a *point.Affine, neg bool) point.Jacobian {
+func checkAddMixed(t *testing.T, p *Jacobian, a *Affine, neg bool) Jacobian {
 	t.Helper()
 	want, fast := *p, *p
 	addMixed(&want, a, neg)
-	addMixedFast(&fast, a, neg)
+	fast.AddMixedVartime(a, neg)
 	if fast != want {
-		t.Fatalf("addMixedFast(%x, %x, %v)\n = %x\nwant %x", *p, *a, neg, fast, want)
+		t.Fatalf("AddMixedVartime(%x, %x, %v)\n = %x\nwant %x", *p, *a, neg, fast, want)
 	}
 	if p.Z.IsZero() == 1 {
 		return want
@@ -32,7 +30,7 @@ func checkAddMixed(t *testing.T, p *point.Jacobian, a *point.Affine, neg bool) p
 		n = 1
 	}
 	got := *p
-	hZero := addMixedADX((*[12]uint64)(unsafe.Pointer(&got)), (*[8]uint64)(unsafe.Pointer(a)), n)
+	hZero := addMixedADX(jacobianWords(&got), affineWords(a), n)
 	// H = 0 exactly when addMixed took a special case, and then the kernel
 	// must leave p as it was.
 	var z1z1, h field.Element
@@ -51,7 +49,7 @@ func checkAddMixed(t *testing.T, p *point.Jacobian, a *point.Affine, neg bool) p
 }
 
 // scaled returns a random representation (λ²X, λ³Y, λZ) of p.
-func scaled(r *rand.Rand, p *point.Jacobian) point.Jacobian {
+func scaled(r *rand.Rand, p *Jacobian) Jacobian {
 	l := randElement(r)
 	for l.IsZero() == 1 {
 		l = randElement(r)
@@ -59,7 +57,7 @@ func scaled(r *rand.Rand, p *point.Jacobian) point.Jacobian {
 	var l2, l3 field.Element
 	l2.Square(&l)
 	l3.Mul(&l2, &l)
-	var q point.Jacobian
+	var q Jacobian
 	q.X.Mul(&p.X, &l2)
 	q.Y.Mul(&p.Y, &l3)
 	q.Z.Mul(&p.Z, &l)
@@ -67,7 +65,7 @@ func scaled(r *rand.Rand, p *point.Jacobian) point.Jacobian {
 }
 
 // ecdhPoint returns the public key of a fresh crypto/ecdh P-256 key.
-func ecdhPoint(t testing.TB, r *rand.Rand) point.Affine {
+func ecdhPoint(t testing.TB, r *rand.Rand) Affine {
 	var seed [32]byte
 	for i := range seed {
 		seed[i] = byte(r.Uint32())
@@ -77,7 +75,7 @@ func ecdhPoint(t testing.TB, r *rand.Rand) point.Affine {
 		// Out of range scalars are astronomically unlikely; use another.
 		return ecdhPoint(t, r)
 	}
-	var a point.Affine
+	var a Affine
 	if _, err := a.SetBytes(k.PublicKey().Bytes()); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +83,7 @@ func ecdhPoint(t testing.TB, r *rand.Rand) point.Affine {
 }
 
 func TestAddMixedADX(t *testing.T) {
-	if !useDoubleADX {
+	if !useAddMixedADX {
 		t.Skip("no fused addition kernel on this platform or CPU")
 	}
 	r := rand.New(rand.NewPCG(3, 4))
@@ -94,7 +92,7 @@ func TestAddMixedADX(t *testing.T) {
 	t.Run("points", func(t *testing.T) {
 		for range 100 {
 			a := ecdhPoint(t, r)
-			var p point.Jacobian
+			var p Jacobian
 			b := ecdhPoint(t, r)
 			p.SetAffine(&b)
 			p = scaled(r, &p)
@@ -111,7 +109,7 @@ func TestAddMixedADX(t *testing.T) {
 	t.Run("equal-and-opposite", func(t *testing.T) {
 		for range 300 {
 			a := ecdhPoint(t, r)
-			var p, q point.Jacobian
+			var p, q Jacobian
 			p.SetAffine(&a)
 			p = scaled(r, &p)
 			q = p
@@ -127,7 +125,7 @@ func TestAddMixedADX(t *testing.T) {
 	t.Run("infinity", func(t *testing.T) {
 		for range 300 {
 			a := ecdhPoint(t, r)
-			p := point.Jacobian{X: randElement(r), Y: randElement(r)}
+			p := Jacobian{X: randElement(r), Y: randElement(r)}
 			checkAddMixed(t, &p, &a, false)
 			checkAddMixed(t, &p, &a, true)
 			n += 2
@@ -140,10 +138,10 @@ func TestAddMixedADX(t *testing.T) {
 		for _, x := range edges {
 			for _, y := range edges {
 				for _, z := range edges {
-					p := point.Jacobian{X: x, Y: y, Z: z}
+					p := Jacobian{X: x, Y: y, Z: z}
 					for _, ax := range edges[:6] {
 						for _, ay := range edges[5:] {
-							a := point.Affine{X: ax, Y: ay}
+							a := Affine{X: ax, Y: ay}
 							checkAddMixed(t, &p, &a, (n&1) == 1)
 							n++
 						}
@@ -155,8 +153,8 @@ func TestAddMixedADX(t *testing.T) {
 
 	t.Run("random-elements", func(t *testing.T) {
 		for range 4000 {
-			p := point.Jacobian{X: randElement(r), Y: randElement(r), Z: randElement(r)}
-			a := point.Affine{X: randElement(r), Y: randElement(r)}
+			p := Jacobian{X: randElement(r), Y: randElement(r), Z: randElement(r)}
+			a := Affine{X: randElement(r), Y: randElement(r)}
 			checkAddMixed(t, &p, &a, false)
 			checkAddMixed(t, &p, &a, true)
 			n += 2
@@ -167,7 +165,7 @@ func TestAddMixedADX(t *testing.T) {
 		// X2 = X1/Z1² with an arbitrary Y2: H = 0 with r ≠ 0 (infinity) or,
 		// with Y2 = ±Y1/Z1³, r = 0 (doubling).
 		for range 500 {
-			p := point.Jacobian{X: randElement(r), Y: randElement(r), Z: randElement(r)}
+			p := Jacobian{X: randElement(r), Y: randElement(r), Z: randElement(r)}
 			if p.Z.IsZero() == 1 {
 				continue
 			}
@@ -175,7 +173,7 @@ func TestAddMixedADX(t *testing.T) {
 			zi.Invert(&p.Z)
 			zi2.Square(&zi)
 			zi3.Mul(&zi2, &zi)
-			var a point.Affine
+			var a Affine
 			a.X.Mul(&p.X, &zi2)
 			a.Y = randElement(r)
 			checkAddMixed(t, &p, &a, r.IntN(2) == 1)
@@ -195,8 +193,8 @@ func TestAddMixedADX(t *testing.T) {
 			for k := range 4 {
 				var h field.Element
 				h[k] = 1 << r.IntN(32)
-				a := point.Affine{X: randElement(r), Y: randElement(r)}
-				p := point.Jacobian{Y: randElement(r), Z: one}
+				a := Affine{X: randElement(r), Y: randElement(r)}
+				p := Jacobian{Y: randElement(r), Z: one}
 				p.X.Sub(&a.X, &h)
 				checkAddMixed(t, &p, &a, k&1 == 1)
 				n++
@@ -208,29 +206,29 @@ func TestAddMixedADX(t *testing.T) {
 	}
 }
 
-func TestAddMixedFastAllocs(t *testing.T) {
-	g := point.Generator()
-	var p point.Jacobian
+func TestAddMixedAllocs(t *testing.T) {
+	g := Generator()
+	var p Jacobian
 	p.SetAffine(&g)
-	doubleFast(&p)
-	if a := testing.AllocsPerRun(100, func() { addMixedFast(&p, &g, false) }); a != 0 {
-		t.Fatalf("addMixedFast allocates %v times", a)
+	p.Double()
+	if a := testing.AllocsPerRun(100, func() { p.AddMixedVartime(&g, false) }); a != 0 {
+		t.Fatalf("AddMixedVartime allocates %v times", a)
 	}
 }
 
 func BenchmarkAddMixedFused(b *testing.B) {
-	g := point.Generator()
-	var acc point.Jacobian
+	g := Generator()
+	var acc Jacobian
 	acc.SetAffine(&g)
-	doubleFast(&acc)
+	acc.Double()
 	b.Run("go", func(b *testing.B) {
 		p := acc
 		ecdsatest.Loop(b, func() { addMixed(&p, &g, false) })
 	})
-	if useDoubleADX {
+	if useAddMixedADX {
 		b.Run("adx", func(b *testing.B) {
 			p := acc
-			ecdsatest.Loop(b, func() { addMixedFast(&p, &g, false) })
+			ecdsatest.Loop(b, func() { p.AddMixedVartime(&g, false) })
 		})
 	}
 }

@@ -1,16 +1,14 @@
 //go:build amd64 && !purego
 
-package ecdsaverify
+package point
 
 import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
-	"unsafe"
 
 	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
 	"github.com/p256tls/p256tls/internal/field"
-	"github.com/p256tls/p256tls/internal/point"
 )
 
 // pLimbs is p, least significant limb first.
@@ -60,18 +58,18 @@ func edgeElements() []field.Element {
 
 // checkDouble doubles p with double and with doubleADX and fails unless
 // the limbs are identical.
-func checkDouble(t *testing.T, p *point.Jacobian) {
+func checkDouble(t *testing.T, p *Jacobian) {
 	t.Helper()
 	want, got := *p, *p
 	double(&want)
-	doubleADX((*[12]uint64)(unsafe.Pointer(&got)))
+	doubleADX(jacobianWords(&got))
 	if got != want {
 		t.Fatalf("doubleADX(%x)\n = %x\nwant %x", *p, got, want)
 	}
 	fast := *p
-	doubleFast(&fast)
+	fast.Double()
 	if fast != want {
-		t.Fatalf("doubleFast(%x)\n = %x\nwant %x", *p, fast, want)
+		t.Fatalf("Double(%x)\n = %x\nwant %x", *p, fast, want)
 	}
 }
 
@@ -88,7 +86,7 @@ func TestDoubleADX(t *testing.T) {
 		for _, x := range edges {
 			for _, y := range edges {
 				for _, z := range edges {
-					checkDouble(t, &point.Jacobian{X: x, Y: y, Z: z})
+					checkDouble(t, &Jacobian{X: x, Y: y, Z: z})
 					n++
 				}
 			}
@@ -97,24 +95,24 @@ func TestDoubleADX(t *testing.T) {
 
 	t.Run("random-elements", func(t *testing.T) {
 		for range 4000 {
-			checkDouble(t, &point.Jacobian{X: randElement(r), Y: randElement(r), Z: randElement(r)})
+			checkDouble(t, &Jacobian{X: randElement(r), Y: randElement(r), Z: randElement(r)})
 			n++
 		}
 	})
 
 	t.Run("infinity", func(t *testing.T) {
 		for range 500 {
-			p := point.Jacobian{X: randElement(r), Y: randElement(r)}
+			p := Jacobian{X: randElement(r), Y: randElement(r)}
 			checkDouble(t, &p)
 			n++
 		}
 	})
 
 	t.Run("points", func(t *testing.T) {
-		g := point.Generator()
+		g := Generator()
 		for range 50 {
 			// A random representation of G: (λ²X, λ³Y, λZ).
-			var p point.Jacobian
+			var p Jacobian
 			p.SetAffine(&g)
 			l := randElement(r)
 			var l2, l3 field.Element
@@ -126,7 +124,7 @@ func TestDoubleADX(t *testing.T) {
 			for range 100 {
 				checkDouble(t, &p)
 				n++
-				doubleFast(&p)
+				p.Double()
 			}
 		}
 	})
@@ -135,23 +133,23 @@ func TestDoubleADX(t *testing.T) {
 	}
 }
 
-func TestDoubleFastAllocs(t *testing.T) {
-	g := point.Generator()
-	var p point.Jacobian
+func TestDoubleAllocs(t *testing.T) {
+	g := Generator()
+	var p Jacobian
 	p.SetAffine(&g)
-	if a := testing.AllocsPerRun(100, func() { doubleFast(&p) }); a != 0 {
-		t.Fatalf("doubleFast allocates %v times", a)
+	if a := testing.AllocsPerRun(100, func() { p.Double() }); a != 0 {
+		t.Fatalf("Double allocates %v times", a)
 	}
 }
 
 func BenchmarkDoubleFused(b *testing.B) {
-	g := point.Generator()
-	var a point.Jacobian
+	g := Generator()
+	var a Jacobian
 	a.SetAffine(&g)
 	b.Run("go", func(b *testing.B) { ecdsatest.Loop(b, func() { double(&a) }) })
 	if useDoubleADX {
 		b.Run("adx", func(b *testing.B) {
-			ecdsatest.Loop(b, func() { doubleADX((*[12]uint64)(unsafe.Pointer(&a))) })
+			ecdsatest.Loop(b, func() { doubleADX(jacobianWords(&a)) })
 		})
 	}
 }

@@ -1,4 +1,4 @@
-module github.com/p256tls/p256tls/internal/ecdsaverify/_asm
+module github.com/p256tls/p256tls/internal/point/_asm
 
 go 1.26.0
 

@@ -1,4 +1,11 @@
-package ecdsaverify
+// Package ecdsasig is the one home of the rules an ECDSA P-256 signature
+// must meet before any arithmetic: its ASN.1 DER form (ParseDER, the rules
+// of crypto/ecdsa) and the range [1, n−1] of r and s (ScalarFromBytes,
+// Scalar32). keytable and verify use it; it holds no state and allocates
+// nothing.
+//
+// Everything here is variable time: signatures are public.
+package ecdsasig
 
 import (
 	"golang.org/x/crypto/cryptobyte"
