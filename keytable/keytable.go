@@ -47,8 +47,8 @@ import (
 //
 // WidthLarge is the width of a table built by NewLarge: 512 points, 32 KiB,
 // for a key that checks every signature it makes (a server's identity):
-// about 11 fewer additions per verification (≈ 13% faster) for a build
-// about three times as long.
+// about 11 fewer additions per verification for a build about three times
+// as long (the measurements are in docs/verification.md).
 const (
 	Width      = 5
 	WidthLarge = 7

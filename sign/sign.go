@@ -31,7 +31,6 @@ import (
 	"github.com/p256tls/p256tls/internal/fault"
 	"github.com/p256tls/p256tls/internal/nonce"
 	"github.com/p256tls/p256tls/internal/point"
-	"github.com/p256tls/p256tls/internal/safegcd"
 	"github.com/p256tls/p256tls/internal/scalar"
 	"github.com/p256tls/p256tls/keytable"
 )
@@ -378,7 +377,7 @@ func (st *state) core(d *scalar.Scalar, digest []byte) int {
 	// division of the Montgomery forms (X·R)/(Z·R), which is x itself.
 	st.kl = limbs(&st.k)
 	comb.ScalarBaseMult(&st.R, &st.kl)
-	modP.Div(&st.xl, (*[4]uint64)(&st.R.X), (*[4]uint64)(&st.R.Z))
+	st.R.AffineX(&st.xl)
 	st.rl = reduceN(&st.xl) // x < p < 2n: one conditional subtraction
 	fault.Inject(fault.R, &st.rl)
 	putLimbs(&st.r, &st.rl)
@@ -430,9 +429,6 @@ func (st *state) inject(p fault.Point, x *scalar.Scalar) {
 	putLimbs(&st.buf, &l)
 	x.SetDigest(st.buf[:])
 }
-
-// modP is the field prime p, for the constant-time division X/Z.
-var modP = safegcd.NewModulus([4]uint64{0xffffffffffffffff, 0x00000000ffffffff, 0, 0xffffffff00000001})
 
 // reduceN returns x mod n for a plain value x < 2n, in constant time.
 //

@@ -192,6 +192,8 @@ func (p *Projective) Affine() (Affine, int) {
 // when p is the point at infinity. Constant time: one constant-time safegcd
 // division of the Montgomery forms, (X·R)/(Z·R) = x, and nothing else. It
 // is the conversion the signer needs for r = x mod n.
+//
+//p256tls:secret
 func (p *Projective) AffineX(x *[4]uint64) {
 	modP.Div(x, (*[4]uint64)(&p.X), (*[4]uint64)(&p.Z))
 }
