@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/cpu"
 
+	"github.com/p256tls/p256tls/internal/ct"
 	"github.com/p256tls/p256tls/internal/field"
 	"github.com/p256tls/p256tls/internal/point"
 )
@@ -107,8 +108,7 @@ func wipe(st *wideState) {
 func selectNegZT(p *point.Projective, z uint64) {
 	var acc [12]uint64
 	for j := range negOffsetZT {
-		d := uint64(j) ^ z
-		m := ((d | -d) >> 63) - 1
+		m := ct.Mask(ct.IsZero(uint64(j) ^ z))
 		e := &negOffsetZT[j]
 		for i := 0; i < 4; i++ {
 			acc[i] |= e.X[i] & m

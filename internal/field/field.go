@@ -15,6 +15,8 @@ package field
 import (
 	"errors"
 	"math/bits"
+
+	"github.com/p256tls/p256tls/internal/ct"
 )
 
 // Element is a field element in Montgomery form, least significant limb
@@ -177,18 +179,12 @@ func (e *Element) Select(a, b *Element, cond int) *Element {
 // Equal returns 1 if e == a and 0 otherwise.
 func (e *Element) Equal(a *Element) int {
 	d := (e[0] ^ a[0]) | (e[1] ^ a[1]) | (e[2] ^ a[2]) | (e[3] ^ a[3])
-	return isZero64(d)
+	return ct.IsZero(d)
 }
 
 // IsZero returns 1 if e == 0 and 0 otherwise.
 func (e *Element) IsZero() int {
-	return isZero64(e[0] | e[1] | e[2] | e[3])
-}
-
-// isZero64 returns 1 if x == 0 and 0 otherwise, without branching.
-func isZero64(x uint64) int {
-	// (x | -x) has its top bit set exactly when x != 0.
-	return int(1 ^ ((x | -x) >> 63))
+	return ct.IsZero(e[0] | e[1] | e[2] | e[3])
 }
 
 // Invert sets e = a^-1 mod p (a^(p-2), so 0 maps to 0) and returns e.

@@ -16,3 +16,13 @@ func (e *Element) InvertVartime(a *Element) *Element {
 	prime.DivVartime((*[4]uint64)(e), (*[4]uint64)(&rr), (*[4]uint64)(a))
 	return e
 }
+
+// DivCanonical sets x to a/b mod p as plain canonical limbs (least
+// significant first, < p, out of Montgomery form), or to 0 when b = 0.
+// Constant time: one constant-time safegcd division of the Montgomery
+// forms, (a·R)/(b·R) = a/b. x does not alias a or b.
+//
+//p256tls:secret
+func DivCanonical(x *[4]uint64, a, b *Element) {
+	prime.Div(x, (*[4]uint64)(a), (*[4]uint64)(b))
+}

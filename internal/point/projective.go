@@ -2,7 +2,6 @@ package point
 
 import (
 	"github.com/p256tls/p256tls/internal/field"
-	"github.com/p256tls/p256tls/internal/safegcd"
 )
 
 // This file holds the complete formulas of Renes, Costello and Batina,
@@ -195,8 +194,5 @@ func (p *Projective) Affine() (Affine, int) {
 //
 //p256tls:secret
 func (p *Projective) AffineX(x *[4]uint64) {
-	modP.Div(x, (*[4]uint64)(&p.X), (*[4]uint64)(&p.Z))
+	field.DivCanonical(x, &p.X, &p.Z)
 }
-
-// modP is p for the constant-time division of AffineX.
-var modP = safegcd.NewModulus([4]uint64{0xffffffffffffffff, 0x00000000ffffffff, 0, 0xffffffff00000001})

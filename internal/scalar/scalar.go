@@ -18,6 +18,8 @@ package scalar
 import (
 	"errors"
 	"math/bits"
+
+	"github.com/p256tls/p256tls/internal/ct"
 )
 
 // Scalar is an integer modulo n in Montgomery form, least significant limb
@@ -114,14 +116,12 @@ func (s *Scalar) Select(a, b *Scalar, cond int) *Scalar {
 
 // Equal returns 1 if s == a and 0 otherwise.
 func (s *Scalar) Equal(a *Scalar) int {
-	d := (s[0] ^ a[0]) | (s[1] ^ a[1]) | (s[2] ^ a[2]) | (s[3] ^ a[3])
-	return int(1 ^ ((d | -d) >> 63))
+	return ct.IsZero((s[0] ^ a[0]) | (s[1] ^ a[1]) | (s[2] ^ a[2]) | (s[3] ^ a[3]))
 }
 
 // IsZero returns 1 if s == 0 and 0 otherwise.
 func (s *Scalar) IsZero() int {
-	d := s[0] | s[1] | s[2] | s[3]
-	return int(1 ^ ((d | -d) >> 63))
+	return ct.IsZero(s[0] | s[1] | s[2] | s[3])
 }
 
 // reduceOnce sets s = hi·2^256 + t - n if that is ≥ 0, else t. It needs

@@ -3,15 +3,14 @@ package nonce
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/p256tls/p256tls/internal/ct"
+	"github.com/p256tls/p256tls/internal/scalar"
 )
 
-// order is n, the order of the P-256 base point, least significant limb first.
-var order = [4]uint64{
-	0xf3b9cac2fc632551,
-	0xbce6faada7179e84,
-	0xffffffffffffffff,
-	0xffffffff00000000,
-}
+// order is n, the order of the P-256 base point, least significant limb
+// first; its one home is internal/scalar.
+var order = scalar.N
 
 // load returns the limbs of the big-endian b, least significant first.
 //
@@ -51,10 +50,7 @@ func sub(a, b *[4]uint64) (d [4]uint64, borrow uint64) {
 //p256tls:secret
 func inRange(k *[32]byte, bound *[4]uint64) uint64 {
 	a := load(k)
-	_, below := sub(&a, bound)
-	nz := a[0] | a[1] | a[2] | a[3]
-	nonZero := (nz | -nz) >> 63
-	return below & nonZero
+	return uint64(ct.InRange(&a, bound))
 }
 
 // bits2octets sets dst to bits2octets(h1) of RFC 6979 section 2.3.4 for
