@@ -266,6 +266,10 @@ type serverCaps struct {
 	// Rejected is the provider client's error when the peer refuses it
 	// (no client certificate).
 	Rejected string
+	// MTLSHTTP and MTLSEcho replace HTTP and Echo when the peer
+	// requires a client certificate.
+	MTLSHTTP bool
+	MTLSEcho func(tok string) string
 	// Ready is printed by the peer once it listens ("" = wait for the port).
 	Ready string
 }
@@ -297,8 +301,11 @@ func serverCases(p *peer, start serverStart, caps serverCaps) []Case {
 		c.peerPort = o.Port
 		c.peerProc = pr
 	}
-	dialOpts := func(c *C, ver string) clientOpts {
+	dialOpts := func(c *C, ver string, mtls bool) clientOpts {
 		o := clientOpts{http: caps.HTTP, expectEcho: echo}
+		if mtls && caps.MTLSEcho != nil {
+			o.http, o.expectEcho = caps.MTLSHTTP, caps.MTLSEcho
+		}
 		if v, ok := tlsVersions[ver]; ok {
 			o.min, o.max = v, v
 		}
@@ -308,7 +315,7 @@ func serverCases(p *peer, start serverStart, caps serverCaps) []Case {
 		cs = append(cs, Case{Peer: p, Role: roleServer, Name: "TLS" + v + " chain leaf←P-256 int←P-256 root", Run: func(c *C) {
 			launch(c, ps{Ver: v})
 			before := c.Env.PKI.store.Stats()
-			r := c.dial(c.peerAddr(), dialOpts(c, v))
+			r := c.dial(c.peerAddr(), dialOpts(c, v, false))
 			c.expectClientOK(r, before)
 			if versionName(r.state.Version) != v {
 				c.Fatalf("negotiated TLS %s, want %s", versionName(r.state.Version), v)
@@ -317,7 +324,7 @@ func serverCases(p *peer, start serverStart, caps serverCaps) []Case {
 		cs = append(cs, Case{Peer: p, Role: roleMTLSServer, Name: "TLS" + v + " provider client identity", NA: caps.NoMTLS, Run: func(c *C) {
 			launch(c, ps{Ver: v, RequireClient: true})
 			before := c.Env.PKI.store.Stats()
-			o := dialOpts(c, v)
+			o := dialOpts(c, v, true)
 			o.cert = c.Env.PKI.clientP256
 			r := c.dial(c.peerAddr(), o)
 			c.expectClientOK(r, before)
@@ -328,13 +335,13 @@ func serverCases(p *peer, start serverStart, caps serverCaps) []Case {
 	}
 	neg(roleServer, "negative: wrong CA", "", func(c *C) {
 		launch(c, ps{Cred: c.Env.PKI.foreignServer})
-		r := c.dial(c.peerAddr(), dialOpts(c, ""))
+		r := c.dial(c.peerAddr(), dialOpts(c, "", false))
 		c.expectClientFailed(r, errUnknownCA)
 		c.Row.Note = "trust store refused the chain"
 	})
 	neg(roleServer, "negative: wrong host name", "", func(c *C) {
 		launch(c, ps{})
-		o := dialOpts(c, "")
+		o := dialOpts(c, "", false)
 		o.serverName = "wrong.interop.test"
 		r := c.dial(c.peerAddr(), o)
 		c.expectClientFailed(r, errWrongHost)
@@ -342,7 +349,7 @@ func serverCases(p *peer, start serverStart, caps serverCaps) []Case {
 	})
 	neg(roleMTLSServer, "negative: no client cert", caps.NoMTLS, func(c *C) {
 		launch(c, ps{RequireClient: true})
-		r := c.dial(c.peerAddr(), dialOpts(c, ""))
+		r := c.dial(c.peerAddr(), dialOpts(c, "", true))
 		if r.err == nil {
 			c.Fatalf("the peer server accepted a client without a certificate (reply %q)", r.reply)
 		}
