@@ -78,6 +78,13 @@ type peer struct {
 func (p *peer) check() {
 	p.once.Do(func() {
 		for _, prog := range p.Progs {
+			if strings.HasSuffix(prog, ".jar") {
+				if _, err := os.Stat(prog); err != nil {
+					p.missing = prog
+					return
+				}
+				continue
+			}
 			if _, err := exec.LookPath(prog); err != nil {
 				p.missing = prog
 				return
@@ -296,3 +303,11 @@ func (c *C) NA(reason string) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+type buildError struct {
+	tool string
+	err  error
+	out  []byte
+}
+
+func (e *buildError) Error() string { return e.tool + ": " + e.err.Error() + "\n" + string(e.out) }
