@@ -271,6 +271,9 @@ type serverCaps struct {
 	// requires a client certificate.
 	MTLSHTTP bool
 	MTLSEcho func(tok string) string
+	// Prepare runs before the provider client sends its request (a web
+	// server's peer writes the file GET /tok will fetch).
+	Prepare func(c *C, tok string)
 	// Ready is printed by the peer once it listens ("" = wait for the port).
 	Ready string
 }
@@ -294,9 +297,10 @@ func serverCases(p *peer, start serverStart, caps serverCaps) []Case {
 		pr := start(c, o)
 		if pr == nil {
 			// an in-process server, already listening
-		} else if caps.Ready != "" {
-			c.WaitOutput(pr, caps.Ready)
 		} else {
+			if caps.Ready != "" {
+				c.WaitOutput(pr, caps.Ready)
+			}
 			c.WaitPort(pr, o.Port)
 		}
 		c.peerPort = o.Port
@@ -306,6 +310,9 @@ func serverCases(p *peer, start serverStart, caps serverCaps) []Case {
 		o := clientOpts{http: caps.HTTP, expectEcho: echo}
 		if mtls && caps.MTLSEcho != nil {
 			o.http, o.expectEcho = caps.MTLSHTTP, caps.MTLSEcho
+		}
+		if caps.Prepare != nil {
+			o.beforeSend = func(tok string) { caps.Prepare(c, tok) }
 		}
 		if v, ok := tlsVersions[ver]; ok {
 			o.min, o.max = v, v

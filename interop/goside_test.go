@@ -521,6 +521,7 @@ type clientOpts struct {
 	noData     bool        // handshake only
 	http       bool        // send an HTTP GET instead of a ping line
 	expectEcho func(tok string) string
+	beforeSend func(tok string) // e.g. put the file a web server will serve
 }
 
 type clientResult struct {
@@ -582,6 +583,9 @@ func (c *C) dial(addr string, o clientOpts) *clientResult {
 		return res
 	}
 	tok := token()
+	if o.beforeSend != nil {
+		o.beforeSend(tok)
+	}
 	req := "ping " + tok + "\n"
 	if o.http {
 		req = "GET /" + tok + " HTTP/1.0\r\nHost: " + o.serverName + "\r\n\r\n"

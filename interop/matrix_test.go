@@ -78,7 +78,7 @@ type peer struct {
 func (p *peer) check() {
 	p.once.Do(func() {
 		for _, prog := range p.Progs {
-			if strings.HasSuffix(prog, ".jar") {
+			if strings.HasPrefix(prog, "/") && !strings.HasPrefix(prog, "/usr/bin/") {
 				if _, err := os.Stat(prog); err != nil {
 					p.missing = prog
 					return
@@ -123,8 +123,9 @@ type C struct {
 	mu    sync.Mutex
 	procs []*proc
 
-	peerPort int   // the peer server of a server-role case
-	peerProc *proc // and its process
+	peerPort int    // the peer server of a server-role case
+	peerProc *proc  // and its process
+	peerDir  string // and its directory, if it needs one (a web server's document root)
 }
 
 // generators make the cases of each peer; every peer file registers one
