@@ -161,6 +161,7 @@ func TestMatrix(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := &Env{Dir: dir, PKI: p, Build: buildDir(t), built: map[string]buildResult{}}
+	buildHelpers(t, env)
 	var cases []Case
 	for _, g := range generators {
 		cases = append(cases, g(env)...)
@@ -287,10 +288,53 @@ func (e *Env) helper(name string, build func(out string) (string, error)) (strin
 	return path, err
 }
 
+// helperSpec is a helper program built from interop/testdata.
+type helperSpec struct {
+	peers []*peer // the peers that need it (built if one is installed)
+	build func(out string) (string, error)
+}
+
+var helpers = map[string]helperSpec{}
+
+func registerHelper(name string, build func(out string) (string, error), peers ...*peer) {
+	helpers[name] = helperSpec{peers, build}
+}
+
+// buildHelpers builds, concurrently and before any case runs (so that no
+// case's timeout includes a compilation), every helper one of whose peers
+// is installed.
+func buildHelpers(t *testing.T, e *Env) {
+	start := time.Now()
+	var wg sync.WaitGroup
+	for name, h := range helpers {
+		need := false
+		for _, p := range h.peers {
+			p.check()
+			need = need || p.missing == ""
+		}
+		if !need {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t0 := time.Now()
+			_, err := e.helper(name, h.build)
+			t.Logf("helper %s built in %v (err %v)", name, time.Since(t0).Round(time.Millisecond), err)
+		}()
+	}
+	wg.Wait()
+	t.Logf("helpers built in %v", time.Since(start).Round(time.Millisecond))
+}
+
 // BuildHelper returns the helper's path or fails the case.
-func (c *C) BuildHelper(name string, build func(out string) (string, error)) string {
+func (c *C) BuildHelper(name string) string {
 	c.T.Helper()
-	p, err := c.Env.helper(name, build)
+	h, ok := helpers[name]
+	if !ok {
+		c.Fatalf("internal: no helper %s", name)
+	}
+	p, err := c.Env.helper(name, h.build)
 	if err != nil {
 		c.Fatalf("building helper %s: %v", name, err)
 	}

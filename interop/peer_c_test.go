@@ -65,8 +65,13 @@ func init() {
 	})
 }
 
-func gccHelper(c *C, name, lib string, libs ...string) string {
-	return c.BuildHelper(name, func(out string) (string, error) {
+func init() {
+	gccHelper("wolfssl-client", "wolfssl", []*peer{wolfClient}, "-lwolfssl")
+	gccHelper("mbedtls-client", "mbedtls", []*peer{mbedClient}, "-lmbedtls", "-lmbedx509", "-lmbedcrypto")
+}
+
+func gccHelper(name, lib string, peers []*peer, libs ...string) {
+	registerHelper(name, func(out string) (string, error) {
 		src, err := filepath.Abs(filepath.Join("testdata", lib, "client.c"))
 		if err != nil {
 			return "", err
@@ -77,7 +82,7 @@ func gccHelper(c *C, name, lib string, libs ...string) string {
 			return "", &buildError{"gcc", err, b}
 		}
 		return bin, nil
-	})
+	}, peers...)
 }
 
 func certArgs(o pc) (string, string) {
@@ -88,7 +93,7 @@ func certArgs(o pc) (string, string) {
 }
 
 func wolfClientRun(c *C, o pc) (string, error) {
-	bin := gccHelper(c, "wolfssl-client", "wolfssl", "-lwolfssl")
+	bin := c.BuildHelper("wolfssl-client")
 	suite := ""
 	if o.Suite != "" {
 		suite = opensslSuites[o.Suite]
@@ -102,7 +107,7 @@ func wolfClientRun(c *C, o pc) (string, error) {
 }
 
 func mbedClientRun(c *C, o pc) (string, error) {
-	bin := gccHelper(c, "mbedtls-client", "mbedtls", "-lmbedtls", "-lmbedx509", "-lmbedcrypto")
+	bin := c.BuildHelper("mbedtls-client")
 	suite := o.Suite
 	if o.Ver == "1.0" || o.Ver == "1.1" {
 		suite = suiteCBC

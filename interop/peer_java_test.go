@@ -60,8 +60,8 @@ func init() {
 	})
 }
 
-func javaBuild(c *C) string {
-	return c.BuildHelper("java", func(out string) (string, error) {
+func init() {
+	registerHelper("java", func(out string) (string, error) {
 		src, err := filepath.Abs("testdata/java/Peer.java")
 		if err != nil {
 			return "", err
@@ -71,7 +71,7 @@ func javaBuild(c *C) string {
 			return "", &buildError{"javac", err, b}
 		}
 		return out, nil
-	})
+	}, sunClient, sunServer, bcClient, bcServer)
 }
 
 // javaSecurity lets Java offer TLS 1.0 and 1.1 (Debian's java.security
@@ -85,7 +85,7 @@ func (c *C) javaSecurity() string {
 }
 
 func javaArgs(c *C, prov string, props ...string) []string {
-	dir := javaBuild(c)
+	dir := c.BuildHelper("java")
 	args := []string{"-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", dir + ":" + bcClasspath}
 	return append(append(args, props...), "Peer")
 }
