@@ -48,10 +48,12 @@ var (
 	ErrPrivateKey = errors.New("sign: the private scalar is not in [1, n-1]")
 	// ErrKeyMismatch is returned when the public key is not d·G.
 	ErrKeyMismatch = errors.New("sign: the public key does not match the private key")
-	// ErrHash is returned for a hash other than SHA-256, SHA-384 or SHA-512.
-	ErrHash = errors.New("sign: unsupported hash (want SHA-256, SHA-384 or SHA-512)")
-	// ErrDigestLength is returned for a digest whose length is not the size
-	// of opts.HashFunc().
+	// ErrHash is returned by a deterministic Signer for nil opts or for an
+	// opts.HashFunc() other than SHA-1, SHA-224, SHA-256, SHA-384 and
+	// SHA-512 (a hedged Signer does not look at opts).
+	ErrHash = errors.New("sign: unsupported hash for deterministic signing (want SHA-1, SHA-224, SHA-256, SHA-384 or SHA-512)")
+	// ErrDigestLength is returned by a deterministic Signer for a digest
+	// whose length is not the size of opts.HashFunc().
 	ErrDigestLength = errors.New("sign: digest length does not match the hash function")
 )
 
@@ -89,8 +91,9 @@ func New(priv *ecdsa.PrivateKey) (*Signer, error) {
 }
 
 // NewDeterministic is like New, but its signatures are exactly those of RFC
-// 6979 (deterministic ECDSA): the nonce depends only on the key and the
-// digest, and the rand argument of Sign is ignored.
+// 6979 (deterministic ECDSA), the ones (*ecdsa.PrivateKey).Sign returns for
+// a nil rand: the nonce depends only on the key and the digest, the rand
+// argument of Sign is ignored, and Sign insists on a known hash (see Sign).
 func NewDeterministic(priv *ecdsa.PrivateKey) (*Signer, error) {
 	return newSigner(priv, true)
 }
@@ -175,32 +178,97 @@ func (s *Signer) Stats() Stats {
 	}
 }
 
-// Sign signs digest, the output of opts.HashFunc() (SHA-256, SHA-384 or
-// SHA-512), and returns the signature in ASN.1 DER form, exactly as
-// ecdsa.SignASN1 encodes it. The fresh randomness of hedged nonces is read
-// from rand, or from crypto/rand when rand is nil; a deterministic Signer
-// ignores rand.
+// Sign signs digest and returns the signature in ASN.1 DER form, exactly as
+// ecdsa.SignASN1 encodes it. The digest enters the signature through
+// bits2int: its leftmost 256 bits, or all of it (as an integer) if shorter.
+//
+// A hedged Signer (New) signs a digest of any length, including 0, and does
+// not look at opts (which may be nil), like (*ecdsa.PrivateKey).Sign with a
+// non-nil rand: the 20-byte SHA-1 digests crypto/tls signs in TLS 1.0 and
+// 1.1 sign like any other. The HMAC hash of its nonce is SHA-384 for a
+// 48-byte digest, SHA-512 for a 64-byte one and SHA-256 otherwise (a hedged
+// nonce need not match another implementation's, and SHA-1 or SHA-224 would
+// gain nothing). The fresh randomness is read from rand, or from
+// crypto/rand when rand is nil (where crypto/ecdsa would sign
+// deterministically: use NewDeterministic for that).
+//
+// A deterministic Signer (NewDeterministic) ignores rand and returns exactly
+// the RFC 6979 signature, byte for byte the one (*ecdsa.PrivateKey).Sign
+// returns with a nil rand, for an opts.HashFunc() of SHA-1, SHA-224,
+// SHA-256, SHA-384 or SHA-512 and a digest of that hash's size. It returns
+// ErrHash for nil opts and for any other hash, and ErrDigestLength for a
+// digest of another length. (crypto/ecdsa also signs deterministically
+// with the other hashes linked into the binary, such as MD5, SHA-512/256 or
+// SHA-3: that is the one case where a deterministic Signer refuses what the
+// raw key signs. For crypto.Hash(0), MD5SHA1 and hashes not linked in,
+// crypto/ecdsa panics and Sign returns ErrHash.)
 //
 // The signature is verified against the key's table before it is returned.
 // If that fails, Sign returns an error wrapping ErrFaultDetected and no
-// signature.
+// signature, and counts the event (Stats). No other error changes the
+// counters.
 func (s *Signer) Sign(rand io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
-	return s.sign(rand, digest, opts, true)
+	h, err := s.nonceHash(digest, opts)
+	if err != nil {
+		return nil, err
+	}
+	return s.sign(rand, digest, h, true)
 }
 
 // SignUnchecked is Sign without the verification of the result, for
-// benchmarks and for callers that verify signatures elsewhere. It accepts a
-// digest of any length and uses HMAC-SHA-256 for the nonce unless the digest
-// is 48 or 64 bytes long (then HMAC-SHA-384 or HMAC-SHA-512).
+// benchmarks and for callers that verify signatures elsewhere. It signs a
+// digest of any length and picks the nonce's HMAC hash from that length:
+// SHA-384 for 48 bytes, SHA-512 for 64, for a deterministic Signer also
+// SHA-1 for 20 and SHA-224 for 28, and SHA-256 for any other length. So a
+// hedged Signer returns what Sign returns for the same randomness, and a
+// deterministic one returns RFC 6979's signature (Sign's) for the digest of
+// any of the five hashes Sign supports.
 func (s *Signer) SignUnchecked(rand io.Reader, digest []byte) ([]byte, error) {
-	h := crypto.SHA256
-	switch len(digest) {
-	case 48:
-		h = crypto.SHA384
-	case 64:
-		h = crypto.SHA512
+	return s.sign(rand, digest, s.lengthHash(len(digest)), false)
+}
+
+// nonceHash returns the HMAC hash of the nonce Sign derives for digest and
+// opts, or the error Sign returns. Public inputs only.
+func (s *Signer) nonceHash(digest []byte, opts crypto.SignerOpts) (crypto.Hash, error) {
+	if s.deterministic {
+		return rfc6979Hash(digest, opts)
 	}
-	return s.sign(rand, digest, h, false)
+	// Like the raw key with a non-nil rand: any digest, opts not read.
+	return s.lengthHash(len(digest)), nil
+}
+
+// rfc6979Hash returns opts.HashFunc() if a deterministic Signer signs digest
+// with it, or the error Sign returns.
+func rfc6979Hash(digest []byte, opts crypto.SignerOpts) (crypto.Hash, error) {
+	if opts == nil {
+		return 0, ErrHash
+	}
+	h := opts.HashFunc()
+	switch h {
+	case crypto.SHA1, crypto.SHA224, crypto.SHA256, crypto.SHA384, crypto.SHA512:
+	default:
+		return 0, ErrHash
+	}
+	if len(digest) != h.Size() {
+		return 0, ErrDigestLength
+	}
+	return h, nil
+}
+
+// lengthHash is the nonce's HMAC hash for a digest of n bytes when opts
+// does not decide it (hedged signing, SignUnchecked).
+func (s *Signer) lengthHash(n int) crypto.Hash {
+	switch {
+	case n == 48:
+		return crypto.SHA384
+	case n == 64:
+		return crypto.SHA512
+	case n == 20 && s.deterministic:
+		return crypto.SHA1
+	case n == 28 && s.deterministic:
+		return crypto.SHA224
+	}
+	return crypto.SHA256
 }
 
 // state is the scratch space of one signature. It lives in a sync.Pool so
@@ -234,6 +302,8 @@ var pool = sync.Pool{New: func() any { return &state{gen: nonce.New()} }}
 
 // wipe erases every secret of st (r and s are public once released, but are
 // erased too).
+//
+//p256tls:secret
 func (st *state) wipe() {
 	st.gen.Zero()
 	g := st.gen
@@ -241,20 +311,11 @@ func (st *state) wipe() {
 	st.gen = g
 }
 
-func (s *Signer) sign(rand io.Reader, digest []byte, opts crypto.SignerOpts, check bool) ([]byte, error) {
-	if opts == nil {
-		return nil, ErrHash
-	}
-	h := opts.HashFunc()
-	switch h {
-	case crypto.SHA256, crypto.SHA384, crypto.SHA512:
-	default:
-		return nil, ErrHash
-	}
-	if check && len(digest) != h.Size() {
-		return nil, ErrDigestLength
-	}
-
+// sign signs digest with the nonce's HMAC hash h (one that internal/nonce
+// supports), verifying the signature first if check is set.
+//
+//p256tls:secret
+func (s *Signer) sign(rand io.Reader, digest []byte, h crypto.Hash, check bool) ([]byte, error) {
 	st := pool.Get().(*state)
 	defer pool.Put(st)
 	defer st.wipe()
@@ -293,7 +354,7 @@ func (s *Signer) sign(rand io.Reader, digest []byte, opts crypto.SignerOpts, che
 		s.checks.Add(1)
 		if !s.table.VerifyInverse(digest, &st.r, &st.sg, &st.w) {
 			s.faults.Add(1)
-			return nil, fmt.Errorf("sign: %w (signature #%d of this key)", ErrFaultDetected, s.signatures.Load())
+			return nil, fmt.Errorf("%w (signature #%d of this key)", ErrFaultDetected, s.signatures.Load())
 		}
 	}
 	return encodeASN1(&st.r, &st.sg), nil
@@ -308,6 +369,8 @@ func (s *Signer) sign(rand io.Reader, digest []byte, opts crypto.SignerOpts, che
 // u = (k·t)⁻¹, k⁻¹ = t·u, s = k⁻¹·t, and s⁻¹ = k/t = k²·u. The check does
 // not trust s⁻¹: it multiplies it by the s released and refuses anything
 // but 1 (keytable.Table.VerifyInverse).
+//
+//p256tls:secret
 func (st *state) core(d *scalar.Scalar, digest []byte) int {
 	// R = k·G and r = x(R) mod n. x = X/Z by one constant-time safegcd
 	// division of the Montgomery forms (X·R)/(Z·R), which is x itself.
@@ -354,6 +417,8 @@ func (st *state) core(d *scalar.Scalar, digest []byte) int {
 // intermediate; R and S are injected on their limbs in core, which uses
 // those limbs anyway). It does
 // nothing unless a test installed a hook.
+//
+//p256tls:secret
 func (st *state) inject(p fault.Point, x *scalar.Scalar) {
 	if !fault.Active() {
 		return
@@ -368,6 +433,8 @@ func (st *state) inject(p fault.Point, x *scalar.Scalar) {
 var modP = safegcd.NewModulus([4]uint64{0xffffffffffffffff, 0x00000000ffffffff, 0, 0xffffffff00000001})
 
 // reduceN returns x mod n for a plain value x < 2n, in constant time.
+//
+//p256tls:secret
 func reduceN(x *[4]uint64) [4]uint64 {
 	var d [4]uint64
 	var b uint64
@@ -383,6 +450,8 @@ func reduceN(x *[4]uint64) [4]uint64 {
 }
 
 // limbs returns the little-endian limbs of a 32-byte big-endian value.
+//
+//p256tls:secret
 func limbs(b *[32]byte) [4]uint64 {
 	var l [4]uint64
 	for i := range l {
@@ -394,6 +463,8 @@ func limbs(b *[32]byte) [4]uint64 {
 }
 
 // putLimbs writes the little-endian limbs l as 32 big-endian bytes.
+//
+//p256tls:secret
 func putLimbs(b *[32]byte, l *[4]uint64) {
 	for i := range l {
 		j := 24 - 8*i
@@ -403,12 +474,17 @@ func putLimbs(b *[32]byte, l *[4]uint64) {
 	}
 }
 
+// isZeroLimbs returns 1 if l is zero and 0 otherwise, in constant time.
+//
+//p256tls:secret
 func isZeroLimbs(l *[4]uint64) int {
 	v := l[0] | l[1] | l[2] | l[3]
 	return int(1 ^ ((v | -v) >> 63))
 }
 
 // inRange returns 1 if the big-endian k is in [1, n−1], in constant time.
+//
+//p256tls:secret
 func inRange(k *[32]byte) int {
 	l := limbs(k)
 	var b uint64

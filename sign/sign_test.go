@@ -6,6 +6,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
 	"crypto/x509"
@@ -15,6 +16,7 @@ import (
 	"io"
 	"math/big"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -89,6 +91,12 @@ var rfcVectors = []struct {
 	msg  string
 	r, s string
 }{
+	{crypto.SHA1, sha1.New, "sample",
+		"61340C88C3AAEBEB4F6D667F672CA9759A6CCAA9FA8811313039EE4A35471D32",
+		"6D7F147DAC089441BB2E2FE8F7A3FA264B9C475098FDCF6E00D7C996E1B8B7EB"},
+	{crypto.SHA224, sha256.New224, "sample",
+		"53B2FFF5D1752B2C689DF257C04C40A587FABABB3F6FC2702F1343AF7CA9AA3F",
+		"B9AFB64FDC03DC1A131C7D2386D11E349F070AA432A4ACC918BEA988BF75C74C"},
 	{crypto.SHA256, sha256.New, "sample",
 		"EFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF3716",
 		"F7CB1C942D657C41D436C7A1B6E29F65F3E900DBB9AFF4064DC4AB2F843ACDA8"},
@@ -98,6 +106,12 @@ var rfcVectors = []struct {
 	{crypto.SHA512, sha512.New, "sample",
 		"8496A60B5E9B47C825488827E0495B0E3FA109EC4568FD3F8D1097678EB97F00",
 		"2362AB1ADBE2B8ADF9CB9EDAB740EA6049C028114F2460F96554F61FAE3302FE"},
+	{crypto.SHA1, sha1.New, "test",
+		"0CBCC86FD6ABD1D99E703E1EC50069EE5C0B4BA4B9AC60E409E8EC5910D81A89",
+		"01B9D7B73DFAA60D5651EC4591A0136F87653E0FD780C3B1BC872FFDEAE479B1"},
+	{crypto.SHA224, sha256.New224, "test",
+		"C37EDB6F0AE79D47C3C27E962FA269BB4F441770357E114EE511F662EC34A692",
+		"C820053A05791E521FCAAD6042D40AEA1D6B1A540138558F47D0719800E18F2D"},
 	{crypto.SHA256, sha256.New, "test",
 		"F1ABB023518351CD71D881567B1EA663ED3EFCF6C5132B354F28D3B0B7D38367",
 		"019F4113742A2B14BD25926B49C649155F267E60D3814B4C0CC84250E46F0083"},
@@ -138,6 +152,7 @@ func TestRFC6979(t *testing.T) {
 			func() ([]byte, error) { return s.Sign(rand.Reader, digest, v.h) },
 			func() ([]byte, error) { return s.Sign(nil, digest, v.h) },
 			func() ([]byte, error) { return s.SignUnchecked(nil, digest) },
+			func() ([]byte, error) { return rfcKey(t).Sign(nil, digest, v.h) }, // validates the vector
 		} {
 			got, err := sign()
 			if err != nil {
@@ -271,11 +286,19 @@ func TestEncodeASN1(t *testing.T) {
 	}
 }
 
+// TestRefusals: a deterministic Signer refuses what it cannot sign as RFC
+// 6979 does (with sentinel errors, counters untouched); a hedged Signer
+// signs the same requests, like the raw key with a non-nil rand.
 func TestRefusals(t *testing.T) {
 	k := newKey(t)
 	s := newSignerT(t, k)
+	det, err := NewDeterministic(k)
+	if err != nil {
+		t.Fatal(err)
+	}
 	d256 := sha256.Sum256(nil)
 	d384 := sha512.Sum384(nil)
+	d1 := sha1.Sum(nil)
 	for _, c := range []struct {
 		digest []byte
 		opts   crypto.SignerOpts
@@ -284,12 +307,35 @@ func TestRefusals(t *testing.T) {
 		{d256[:], crypto.SHA384, ErrDigestLength},
 		{d384[:], crypto.SHA256, ErrDigestLength},
 		{d256[:31], crypto.SHA256, ErrDigestLength},
-		{d256[:], crypto.SHA224, ErrHash},
+		{d256[:], crypto.SHA1, ErrDigestLength},
+		{d1[:], crypto.SHA224, ErrDigestLength},
+		{nil, crypto.SHA256, ErrDigestLength},
+		{d256[:], crypto.SHA512_256, ErrHash},
+		{d256[:], crypto.SHA3_256, ErrHash},
+		{d256[:], crypto.MD5SHA1, ErrHash},
+		{d256[:16], crypto.MD5, ErrHash},
 		{d256[:], crypto.Hash(0), ErrHash},
+		{d256[:], crypto.Hash(200), ErrHash},
 		{d256[:], nil, ErrHash},
 	} {
-		if _, err := s.Sign(nil, c.digest, c.opts); !errors.Is(err, c.want) {
-			t.Errorf("len %d, %v: err = %v, want %v", len(c.digest), c.opts, err, c.want)
+		before := det.Stats()
+		sig, err := det.Sign(nil, c.digest, c.opts)
+		if !errors.Is(err, c.want) || sig != nil {
+			t.Errorf("deterministic, len %d, %v: %x, err = %v, want %v", len(c.digest), c.opts, sig, err, c.want)
+		}
+		if det.Stats() != before {
+			t.Errorf("deterministic, len %d, %v: a refusal moved the counters", len(c.digest), c.opts)
+		}
+		if msg := err.Error(); !strings.HasPrefix(msg, "sign: ") || strings.Count(msg, "sign: ") != 1 {
+			t.Errorf("error %q: want exactly one \"sign: \" prefix", msg)
+		}
+		before = s.Stats()
+		sig, err = s.Sign(nil, c.digest, c.opts)
+		if err != nil || !ecdsa.VerifyASN1(&k.PublicKey, c.digest, sig) {
+			t.Errorf("hedged, len %d, %v: %x, %v", len(c.digest), c.opts, sig, err)
+		}
+		if got := s.Stats(); got.Signatures != before.Signatures+1 || got.Checks != before.Checks+1 {
+			t.Errorf("hedged: counters %+v -> %+v", before, got)
 		}
 	}
 
@@ -366,6 +412,8 @@ func TestFaults(t *testing.T) {
 			after := s.Stats()
 			if !errors.Is(err, ErrFaultDetected) || sig != nil {
 				t.Errorf("fault at %v limb %d: Sign returned %x, %v", p, limb, sig, err)
+			} else if msg := err.Error(); !strings.HasPrefix(msg, "sign: fault detected") || strings.Count(msg, "sign: ") != 1 {
+				t.Errorf("fault error %q: want one \"sign: \" prefix", msg)
 			}
 			if after.FaultsDetected != before.FaultsDetected+1 || after.Checks != before.Checks+1 {
 				t.Errorf("fault at %v: stats %+v -> %+v", p, before, after)
@@ -408,6 +456,25 @@ func TestAllocations(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(50, func() { s.SignUnchecked(rand.Reader, d[:]) }); n > 1 {
 		t.Errorf("SignUnchecked: %v allocations, want 1", n)
+	}
+	// SHA-1, hedged and deterministic (two V blocks per nonce candidate).
+	d1 := sha1.Sum([]byte("allocs"))
+	det, err := NewDeterministic(newKey(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, sign := range map[string]func() error{
+		"hedged SHA-1":          func() error { _, err := s.Sign(nil, d1[:], crypto.SHA1); return err },
+		"deterministic SHA-1":   func() error { _, err := det.Sign(nil, d1[:], crypto.SHA1); return err },
+		"deterministic SHA-224": func() error { _, err := det.Sign(nil, d[:28], crypto.SHA224); return err },
+	} {
+		if err := sign(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		f := func() { sign() }
+		if n := testing.AllocsPerRun(50, f); n > 1 {
+			t.Errorf("Sign, %s: %v allocations, want 1 (the signature)", name, n)
+		}
 	}
 }
 

@@ -52,6 +52,9 @@ func (e *engine) init(h hash.Hash, pad *[128]byte) {
 	clear(pad[:])
 }
 
+// marshal appends the hash state (key material while keyed) to dst[:0].
+//
+//p256tls:secret
 func (e *engine) marshal(dst []byte) []byte {
 	b, err := e.save.AppendBinary(dst[:0])
 	if err != nil {
@@ -60,6 +63,9 @@ func (e *engine) marshal(dst []byte) []byte {
 	return b
 }
 
+// restore loads a state saved by marshal.
+//
+//p256tls:secret
 func (e *engine) restore(state []byte) {
 	if err := e.load.UnmarshalBinary(state); err != nil {
 		panic("nonce: cannot restore hash state: " + err.Error())
@@ -67,6 +73,8 @@ func (e *engine) restore(state []byte) {
 }
 
 // setKey makes key (hlen <= block bytes) the current HMAC key.
+//
+//p256tls:secret
 func (e *engine) setKey(key []byte) {
 	p := e.pad[:e.block]
 	n := copy(p, key)
@@ -87,6 +95,8 @@ func (e *engine) setKey(key []byte) {
 
 // mac writes HMAC(msg) under the key whose saved states are inner and outer
 // to dst[:hlen]. dst may alias msg. t receives the inner digest.
+//
+//p256tls:secret
 func (e *engine) mac(inner, outer, msg, dst []byte, t *[64]byte) {
 	e.restore(inner)
 	e.h.Write(msg)
@@ -99,6 +109,8 @@ func (e *engine) mac(inner, outer, msg, dst []byte, t *[64]byte) {
 // wipe erases the key-dependent saved states and returns the hash object to
 // the state of a fresh one, including its internal block buffer (which
 // Reset alone would leave holding the tail of the last message).
+//
+//p256tls:secret
 func (e *engine) wipe() {
 	clear(e.inner[:cap(e.inner)])
 	clear(e.outer[:cap(e.outer)])

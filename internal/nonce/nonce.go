@@ -19,8 +19,11 @@
 //
 // The curve is fixed: qlen = 256, rlen = 32 bytes, and
 // n = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551.
-// The HMAC hash is SHA-256, SHA-384 or SHA-512; since hlen >= qlen, every
-// candidate T is the leftmost 32 bytes of a single V (RFC 6979 step h.2).
+// The HMAC hash is SHA-1, SHA-224, SHA-256, SHA-384 or SHA-512. RFC 6979
+// step h.2 builds each candidate T from as many successive V = HMAC_K(V)
+// as it takes to reach qlen bits and keeps the leftmost 256: one V for
+// SHA-256, SHA-384 and SHA-512 (hlen >= qlen), two for SHA-1 (160 bits) and
+// SHA-224 (224 bits).
 //
 // Secret inputs and the DRBG state never select a branch or a memory address,
 // with two documented exceptions: Start reports whether the private key lies
@@ -31,13 +34,14 @@ package nonce
 
 import (
 	"crypto"
+	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
 	"errors"
 )
 
 var (
-	errHash = errors.New("nonce: unsupported hash (want SHA-256, SHA-384 or SHA-512)")
+	errHash = errors.New("nonce: unsupported hash (want SHA-1, SHA-224, SHA-256, SHA-384 or SHA-512)")
 	errRand = errors.New("nonce: rnd must be empty or exactly 32 bytes")
 	errKey  = errors.New("nonce: private key not in [1, n-1]")
 )
@@ -69,7 +73,7 @@ type Generator struct {
 	e     *engine // engine of the current derivation; nil unless started
 	state uint8
 
-	sha256, sha384, sha512 engine
+	sha1, sha224, sha256, sha384, sha512 engine
 
 	k   [64]byte     // K, hlen bytes used
 	msg [maxMsg]byte // V || sep || provided data; V always lives in msg[:hlen]
@@ -77,10 +81,12 @@ type Generator struct {
 	pad [128]byte    // K xor ipad/opad block
 }
 
-// New returns a Generator with its SHA-256, SHA-384 and SHA-512 states
-// allocated. This is the only allocating call of the package.
+// New returns a Generator with its SHA-1, SHA-224, SHA-256, SHA-384 and
+// SHA-512 states allocated. This is the only allocating call of the package.
 func New() *Generator {
 	g := new(Generator)
+	g.sha1.init(sha1.New(), &g.pad)
+	g.sha224.init(sha256.New224(), &g.pad)
 	g.sha256.init(sha256.New(), &g.pad)
 	g.sha384.init(sha512.New384(), &g.pad)
 	g.sha512.init(sha512.New(), &g.pad)
@@ -91,8 +97,9 @@ func New() *Generator {
 // section 3.2 (or their hedged replacements). After a successful Start, call
 // Nonce, or Next as often as needed.
 //
-//   - h selects the HMAC hash and must be the hash that produced h1:
-//     crypto.SHA256, crypto.SHA384 or crypto.SHA512.
+//   - h selects the HMAC hash: crypto.SHA1, crypto.SHA224, crypto.SHA256,
+//     crypto.SHA384 or crypto.SHA512. For RFC 6979 it must be the hash that
+//     produced h1; Start does not check that (h1 may have any length).
 //   - x is the private key as 32 big-endian bytes (int2octets(x)); it must be
 //     in [1, n-1].
 //   - h1 is the message digest, of any length; it is converted with
@@ -104,12 +111,18 @@ func New() *Generator {
 // Start copies its inputs and keeps no reference to them; the copies of x,
 // h1 and rnd are erased before it returns. On error the Generator holds no
 // derivation, and Next panics until a Start succeeds.
+//
+//p256tls:secret
 func (g *Generator) Start(h crypto.Hash, x *[32]byte, h1, rnd []byte) error {
 	g.e = nil
 	g.state = idle
 
 	var e *engine
 	switch h {
+	case crypto.SHA1:
+		e = &g.sha1
+	case crypto.SHA224:
+		e = &g.sha224
 	case crypto.SHA256:
 		e = &g.sha256
 	case crypto.SHA384:
@@ -174,6 +187,8 @@ func (g *Generator) Start(h crypto.Hash, x *[32]byte, h1, rnd []byte) error {
 
 // zeroPad zeroes b[p:q], where q is the smallest multiple of block that is
 // >= p, and returns q.
+//
+//p256tls:secret
 func zeroPad(b []byte, p, block int) int {
 	q := (p + block - 1) / block * block
 	clear(b[p:q])
@@ -181,14 +196,17 @@ func zeroPad(b []byte, p, block int) int {
 }
 
 // Next writes the next candidate for k to *k: bits2int(T) as 32 big-endian
-// bytes, with T the leftmost 256 bits of V = HMAC_K(V) (RFC 6979 steps h.1,
-// h.2). The candidate is NOT checked: the caller accepts it if
+// bytes, with T the leftmost 256 bits of V_1 || V_2 || ..., each
+// V_i = HMAC_K(V) of the previous V (RFC 6979 steps h.1, h.2: one V for
+// SHA-256/384/512, two for SHA-1 and SHA-224). The candidate is NOT checked: the caller accepts it if
 // 1 <= k <= n-1 and otherwise (or if the signature comes out with r = 0 or
 // s = 0) calls Next again, which first applies the step h.3 update
 // K = HMAC_K(V || 0x00), V = HMAC_K(V).
 //
 // Next panics if the Generator has no derivation in progress (no successful
 // Start since New or Zero).
+//
+//p256tls:secret
 func (g *Generator) Next(k *[32]byte) {
 	e := g.e
 	if g.state == idle || e == nil {
@@ -203,9 +221,15 @@ func (g *Generator) Next(k *[32]byte) {
 		e.setKey(g.k[:hlen])
 		e.mac(e.inner, e.outer, v, v, &g.t)
 	}
-	// Step h.2: V = HMAC_K(V); T = V, and hlen >= qlen so one round suffices.
-	e.mac(e.inner, e.outer, v, v, &g.t)
-	copy(k[:], v[:scalarLen])
+	// Step h.2: while tlen < qlen, V = HMAC_K(V) and T = T || V; k is the
+	// leftmost qlen bits of T. Each V lands directly at its offset in k and
+	// the copy stops at 32 bytes, so a final partial block (the last 12
+	// bytes of SHA-1's second V, the last 24 of SHA-224's) is dropped. The
+	// number of rounds depends on hlen only.
+	for off := 0; off < scalarLen; off += hlen {
+		e.mac(e.inner, e.outer, v, v, &g.t)
+		copy(k[off:], v)
+	}
 	g.state = candidate
 }
 
@@ -224,6 +248,8 @@ func (g *Generator) Nonce(k *[32]byte) {
 
 // nonceBelow is Nonce with an arbitrary exclusive upper bound, so that tests
 // can force rejections through the same code path.
+//
+//p256tls:secret
 func (g *Generator) nonceBelow(k *[32]byte, bound *[4]uint64) {
 	for {
 		g.Next(k)
@@ -236,11 +262,15 @@ func (g *Generator) nonceBelow(k *[32]byte, bound *[4]uint64) {
 // Zero erases K, V, every scratch buffer and every saved or live hash state,
 // as far as Go allows (copies the runtime made on the stack are out of
 // reach). The Generator stays usable: Start may be called again.
+//
+//p256tls:secret
 func (g *Generator) Zero() {
 	clear(g.k[:])
 	clear(g.msg[:])
 	clear(g.t[:])
 	clear(g.pad[:])
+	g.sha1.wipe()
+	g.sha224.wipe()
 	g.sha256.wipe()
 	g.sha384.wipe()
 	g.sha512.wipe()

@@ -7,6 +7,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/hmac"
+	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/asn1"
@@ -25,6 +26,8 @@ var hashes = []struct {
 	h    crypto.Hash
 	new  func() hash.Hash
 }{
+	{"SHA-1", crypto.SHA1, sha1.New},
+	{"SHA-224", crypto.SHA224, sha256.New224},
 	{"SHA-256", crypto.SHA256, sha256.New},
 	{"SHA-384", crypto.SHA384, sha512.New384},
 	{"SHA-512", crypto.SHA512, sha512.New},
@@ -130,9 +133,13 @@ var rfcVectors = []struct {
 	msg string
 	k   string
 }{
+	{crypto.SHA1, sha1.New, "sample", "882905F1227FD620FBF2ABF21244F0BA83D0DC3A9103DBBEE43A1FB858109DB4"},
+	{crypto.SHA224, sha256.New224, "sample", "103F90EE9DC52E5E7FB5132B7033C63066D194321491862059967C715985D473"},
 	{crypto.SHA256, sha256.New, "sample", "A6E3C57DD01ABE90086538398355DD4C3B17AA873382B0F24D6129493D8AAD60"},
 	{crypto.SHA384, sha512.New384, "sample", "09F634B188CEFD98E7EC88B1AA9852D734D0BC272F7D2A47DECC6EBEB375AAD4"},
 	{crypto.SHA512, sha512.New, "sample", "5FA81C63109BADB88C1F367B47DA606DA28CAD69AA22C4FE6AD7DF73A7173AA5"},
+	{crypto.SHA1, sha1.New, "test", "8C9520267C55D6B980DF741E56B4ADEE114D84FBFA2E62137954164028632A2E"},
+	{crypto.SHA224, sha256.New224, "test", "669F4426F2688B8BE0DB3A6BD1989BDAEFFF84B649EEB84F3DD26080F667FAA7"},
 	{crypto.SHA256, sha256.New, "test", "D16B6AE827F17175E040871A1C7EC3500192C4C92677336EC2537ACAEE0008E0"},
 	{crypto.SHA384, sha512.New384, "test", "16AEFFA357260B04B1DD199693960740066C1A8F3E8EDD79070AA914D361B3B8"},
 	{crypto.SHA512, sha512.New, "test", "6915D11632ACA3C40D5D51C08DAF9C555933819548784480E93499000D9F0B7F"},
@@ -163,7 +170,7 @@ func TestRFC6979Vectors(t *testing.T) {
 // TestAgainstReference compares several successive candidates of Next with
 // the reference DRBG, over random keys, digests of various lengths
 // (including ones shorter and longer than 32 bytes and ones >= n), for both
-// modes and all three hashes, reusing one Generator throughout.
+// modes and all five hashes, reusing one Generator throughout.
 func TestAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	g := New()
@@ -352,6 +359,8 @@ func TestHedgedLayout(t *testing.T) {
 		f              func() hash.Hash
 		zeros1, zeros2 int
 	}{
+		{sha1.New, 11, 32},      // 20+1+32+11 = 64, 32+32 = 64
+		{sha256.New224, 3, 32},  // 28+1+32+3 = 64
 		{sha256.New, 63, 32},    // 32+1+32+63 = 128, 32+32 = 64
 		{sha512.New384, 47, 96}, // 48+1+32+47 = 128, 32+96 = 128
 		{sha512.New, 31, 96},    // 64+1+32+31 = 128
@@ -485,9 +494,12 @@ func TestStartErrors(t *testing.T) {
 		rnd  []byte
 		want error
 	}{
-		{"SHA-224", crypto.SHA224, *x, nil, errHash},
-		{"SHA-1", crypto.SHA1, *x, nil, errHash},
+		{"MD5", crypto.MD5, *x, nil, errHash},
+		{"MD5SHA1", crypto.MD5SHA1, *x, nil, errHash},
+		{"SHA-512/256", crypto.SHA512_256, *x, nil, errHash},
+		{"SHA3-256", crypto.SHA3_256, *x, nil, errHash},
 		{"zero hash", 0, *x, nil, errHash},
+		{"hash 99", crypto.Hash(99), *x, nil, errHash},
 		{"rnd 31", crypto.SHA256, *x, make([]byte, 31), errRand},
 		{"rnd 33", crypto.SHA256, *x, make([]byte, 33), errRand},
 		{"x = 0", crypto.SHA256, [32]byte{}, nil, errKey},
@@ -530,6 +542,9 @@ func TestNextBeforeStartPanics(t *testing.T) {
 }
 
 func TestZeroAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates")
+	}
 	x := (*[32]byte)(unhex(t, rfcKey))
 	g := New()
 	rnd := bytes.Repeat([]byte{9}, 32)
@@ -559,6 +574,8 @@ func TestZeroWipes(t *testing.T) {
 	x := (*[32]byte)(unhex(t, rfcKey))
 	g := New()
 	fresh := map[*engine]hash.Hash{
+		&g.sha1:   sha1.New(),
+		&g.sha224: sha256.New224(),
 		&g.sha256: sha256.New(),
 		&g.sha384: sha512.New384(),
 		&g.sha512: sha512.New(),
@@ -605,7 +622,7 @@ func TestZeroWipes(t *testing.T) {
 	}
 	var k [32]byte
 	g.Nonce(&k)
-	if !bytes.Equal(k[:], unhex(t, rfcVectors[0].k)) {
+	if !bytes.Equal(k[:], unhex(t, "A6E3C57DD01ABE90086538398355DD4C3B17AA873382B0F24D6129493D8AAD60")) { // SHA-256, "sample"
 		t.Errorf("after Zero: k = %X", k)
 	}
 }

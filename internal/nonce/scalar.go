@@ -13,6 +13,9 @@ var order = [4]uint64{
 	0xffffffff00000000,
 }
 
+// load returns the limbs of the big-endian b, least significant first.
+//
+//p256tls:secret
 func load(b *[32]byte) [4]uint64 {
 	return [4]uint64{
 		binary.BigEndian.Uint64(b[24:]),
@@ -22,6 +25,9 @@ func load(b *[32]byte) [4]uint64 {
 	}
 }
 
+// store writes the limbs a to b, big-endian.
+//
+//p256tls:secret
 func store(b *[32]byte, a *[4]uint64) {
 	binary.BigEndian.PutUint64(b[24:], a[0])
 	binary.BigEndian.PutUint64(b[16:], a[1])
@@ -30,6 +36,8 @@ func store(b *[32]byte, a *[4]uint64) {
 }
 
 // sub returns a - b mod 2^256 and the borrow (1 if a < b, else 0).
+//
+//p256tls:secret
 func sub(a, b *[4]uint64) (d [4]uint64, borrow uint64) {
 	d[0], borrow = bits.Sub64(a[0], b[0], 0)
 	d[1], borrow = bits.Sub64(a[1], b[1], borrow)
@@ -39,6 +47,8 @@ func sub(a, b *[4]uint64) (d [4]uint64, borrow uint64) {
 }
 
 // inRange returns 1 if 1 <= k < bound and 0 otherwise, in constant time.
+//
+//p256tls:secret
 func inRange(k *[32]byte, bound *[4]uint64) uint64 {
 	a := load(k)
 	_, below := sub(&a, bound)
@@ -52,6 +62,8 @@ func inRange(k *[32]byte, bound *[4]uint64) uint64 {
 // zero-extended on the left if shorter), then z1 mod n as 32 bytes. As
 // z1 < 2^256 < 2n, one constant-time conditional subtraction reduces it.
 // Only len(h1), which is public, selects a branch.
+//
+//p256tls:secret
 func bits2octets(dst *[32]byte, h1 []byte) {
 	var t [32]byte
 	if len(h1) >= len(t) {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package nonce
+
+const raceEnabled = false
