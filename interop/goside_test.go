@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/p256tls/p256tls/internal/fault"
@@ -42,6 +43,7 @@ func token() string {
 type recSigner struct {
 	inner crypto.Signer
 	alg   string
+	count *atomic.Uint64 // optional: counts every signature asked for
 	mu    sync.Mutex
 	used  []string
 }
@@ -49,6 +51,9 @@ type recSigner struct {
 func (s *recSigner) Public() crypto.PublicKey { return s.inner.Public() }
 
 func (s *recSigner) note(opts crypto.SignerOpts) {
+	if s.count != nil {
+		s.count.Add(1)
+	}
 	s.mu.Lock()
 	s.used = append(s.used, schemeFor(s.alg, opts))
 	s.mu.Unlock()
@@ -268,6 +273,11 @@ type serverOpts struct {
 	suites     []uint16
 	clientAuth bool // verify client certificates with the trust store (required)
 	faultFirst bool // corrupt s in the first connection's signature
+	// extraConns lets the peer open connections besides the one that
+	// carries the case's request (a browser's preconnects, favicon,
+	// retries); expectOK then skips them, and the counters must match
+	// the signatures actually asked for.
+	extraConns bool
 }
 
 type serverConn struct {
@@ -290,6 +300,10 @@ type goServer struct {
 	before      provider.Stats
 	storeBefore truststore.Stats
 	n           int
+	extra       bool
+	signs       atomic.Uint64 // signatures asked of our signer
+	signsBefore uint64
+	failed      atomic.Int64 // connections whose handshake failed
 }
 
 func (c *C) startServer(o serverOpts) *goServer {
@@ -312,7 +326,7 @@ func (c *C) startServer(o serverOpts) *goServer {
 	if err != nil {
 		c.Fatal(err)
 	}
-	s := &goServer{c: c, ln: ln, id: id, cfg: cfg, conns: make(chan *serverConn, 16)}
+	s := &goServer{c: c, ln: ln, id: id, cfg: cfg, conns: make(chan *serverConn, 64), extra: o.extraConns}
 	s.Port = ln.Addr().(*net.TCPAddr).Port
 	s.Addr = "127.0.0.1:" + strconv.Itoa(s.Port)
 	s.before = id.Stats()
@@ -340,7 +354,7 @@ func (s *goServer) serve(o serverOpts) {
 				return cert, err
 			}
 			cp := *cert
-			rs = &recSigner{inner: cert.PrivateKey.(crypto.Signer), alg: s.id.Algorithm()}
+			rs = &recSigner{inner: cert.PrivateKey.(crypto.Signer), alg: s.id.Algorithm(), count: &s.signs}
 			cp.PrivateKey = rs
 			return &cp, nil
 		}
@@ -364,6 +378,9 @@ func (s *goServer) serve(o serverOpts) {
 			sc.scheme = strings.Join(rs.schemes(), ",")
 		}
 		sc.state = tc.ConnectionState()
+		if sc.err != nil {
+			s.failed.Add(1)
+		}
 		rc.mu.Lock()
 		sc.peerScheme = certVerifyScheme(rc.in)
 		rc.mu.Unlock()
@@ -385,6 +402,7 @@ func serveExchange(tc *tls.Conn) (string, error) {
 	}
 	line = strings.TrimRight(line, "\r\n")
 	if strings.HasPrefix(line, "GET ") {
+		html := false
 		for {
 			h, err := br.ReadString('\n')
 			if err != nil {
@@ -393,16 +411,33 @@ func serveExchange(tc *tls.Conn) (string, error) {
 			if strings.TrimSpace(h) == "" {
 				break
 			}
+			if k, v, ok := strings.Cut(h, ":"); ok && strings.EqualFold(k, "accept") && strings.Contains(v, "text/html") {
+				html = true
+			}
 		}
 		f := strings.Fields(line)
 		tok := strings.TrimPrefix(f[1], "/")
-		body := "pong " + tok + "\n"
-		_, err = fmt.Fprintf(tc, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+		if a, ok := strings.CutPrefix(tok, "ack/"); ok {
+			// A browser fetched the image named in the page below:
+			// it has read the response.
+			acks.Store(a, true)
+			_, err = io.WriteString(tc, "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
+			return "ack " + a, err
+		}
+		body, ctype := "pong "+tok+"\n", "text/plain"
+		if html {
+			body, ctype = "<!doctype html><title>pong "+tok+"</title><p>pong "+tok+"</p><img src=\"/ack/"+tok+"\">\n", "text/html"
+		}
+		_, err = fmt.Fprintf(tc, "HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", ctype, len(body), body)
 		return "ping " + tok, err
 	}
 	_, err = io.WriteString(tc, strings.Replace(line, "ping", "pong", 1)+"\n")
 	return line, err
 }
+
+// acks holds the tokens whose page a browser has read (it fetched the
+// image the page names).
+var acks sync.Map
 
 // next waits for the next finished connection.
 func (s *goServer) next() *serverConn {
@@ -421,26 +456,43 @@ func (s *goServer) next() *serverConn {
 // "ping tok", records its parameters, and checks the signing counters.
 func (s *goServer) expectOK(tok string) *serverConn {
 	s.c.T.Helper()
-	sc := s.next()
-	if sc.err != nil {
-		s.c.Fatalf("provider server: %v", sc.err)
-	}
-	if sc.got != "ping "+tok {
-		s.c.Fatalf("provider server received %q, want %q", sc.got, "ping "+tok)
+	var sc *serverConn
+	for skipped := 0; ; skipped++ {
+		sc = s.next()
+		if sc.err == nil && sc.got == "ping "+tok {
+			break
+		}
+		if !s.extra || skipped >= 8 {
+			if sc.err != nil {
+				s.c.Fatalf("provider server: %v", sc.err)
+			}
+			s.c.Fatalf("provider server received %q, want %q", sc.got, "ping "+tok)
+		}
 	}
 	s.c.recordState(sc.state, sc.scheme)
 	if sc.state.DidResume {
 		s.c.Fatalf("unexpected resumption")
 	}
-	s.expectSigned(1)
+	n := s.signs.Load() - s.signsBefore
+	if !s.extra && n != 1 {
+		s.c.Fatalf("%d signatures asked for, want 1", n)
+	}
+	if s.extra && s.c.Row.Note == "" && n > 1 {
+		s.c.Row.Note = strconv.FormatUint(n, 10) + " connections (the browser's own extra ones)"
+	}
+	s.expectSigned(n)
 	return sc
 }
 
-// expectSigned asserts the identity's counters moved by n signatures: by
-// the checked comb for P-256 (each checked, none faulty), by the standard
-// signer otherwise.
+// expectSigned asserts the identity's counters moved by n ≥ 1 signatures
+// (n must equal those asked of our signer): by the checked comb for P-256
+// (each checked, none faulty), by the standard signer otherwise.
 func (s *goServer) expectSigned(n uint64) {
 	s.c.T.Helper()
+	if asked := s.signs.Load() - s.signsBefore; n == 0 || asked != n {
+		s.c.Fatalf("%d signatures asked of the signer, want %d (at least one)", asked, n)
+	}
+	s.signsBefore = s.signs.Load()
 	now := s.id.Stats()
 	d := provider.Stats{Signatures: now.Signatures - s.before.Signatures, Checks: now.Checks - s.before.Checks,
 		FaultsDetected: now.FaultsDetected - s.before.FaultsDetected, Fallbacks: now.Fallbacks - s.before.Fallbacks}
@@ -458,6 +510,17 @@ func (s *goServer) expectSigned(n uint64) {
 // (fast path or crypto/x509), and notes which.
 func (s *goServer) expectStoreDecided(n uint64) {
 	s.c.T.Helper()
+	if s.extra {
+		// One chain per connection the browser made with its
+		// certificate: all of them decided by the fast path.
+		now := s.c.Env.PKI.store.Stats()
+		fast, slow := now.FastAccepts-s.storeBefore.FastAccepts, now.SlowVerifies-s.storeBefore.SlowVerifies
+		if fast < n || slow != 0 {
+			s.c.Fatalf("trust store decided %d fast + %d slow chains, want at least %d, all fast", fast, slow, n)
+		}
+		s.storeBefore = now
+		return
+	}
 	s.storeBefore = expectStore(s.c, s.storeBefore, n)
 }
 
@@ -505,10 +568,55 @@ func (s *goServer) expectFault() {
 	now := s.id.Stats()
 	d := provider.Stats{Signatures: now.Signatures - s.before.Signatures, Checks: now.Checks - s.before.Checks,
 		FaultsDetected: now.FaultsDetected - s.before.FaultsDetected, Fallbacks: now.Fallbacks - s.before.Fallbacks}
+	if asked := s.signs.Load() - s.signsBefore; s.extra && asked > 1 {
+		// The browser's other connections signed too: exactly one of
+		// the signatures asked for was withheld.
+		if d != (provider.Stats{Signatures: asked, Checks: asked, FaultsDetected: 1}) {
+			s.c.Fatalf("counters moved by %+v for %d signatures asked, want all checked and exactly one withheld", d, asked)
+		}
+		s.before, s.signsBefore = now, s.signs.Load()
+		// Drain what the browser's other connections left.
+		for len(s.conns) > 0 {
+			<-s.conns
+		}
+		return
+	}
 	if d != (provider.Stats{Signatures: 1, Checks: 1, FaultsDetected: 1}) {
 		s.c.Fatalf("counters moved by %+v, want one signature caught by the check", d)
 	}
 	s.before = now
+	s.signsBefore++
+}
+
+// expectFaultThenOK is expectFault followed by expectOK for a peer that
+// retries by itself and opens connections of its own: among the
+// connections up to the one carrying tok, the first died of the fault;
+// the counters show exactly one withheld signature among all asked for.
+func (s *goServer) expectFaultThenOK(tok string) {
+	s.c.T.Helper()
+	first := s.next()
+	if !first.faultActive || first.err == nil || !strings.Contains(first.err.Error(), "fault detected") {
+		s.c.Fatalf("first connection: error %v, want the checked signer's fault", first.err)
+	}
+	var sc *serverConn
+	for i := 0; i < 8; i++ {
+		sc = s.next()
+		if sc.err == nil && sc.got == "ping "+tok {
+			break
+		}
+	}
+	if sc.got != "ping "+tok {
+		s.c.Fatalf("no connection carried the request")
+	}
+	s.c.recordState(sc.state, sc.scheme)
+	asked := s.signs.Load() - s.signsBefore
+	now := s.id.Stats()
+	d := provider.Stats{Signatures: now.Signatures - s.before.Signatures, Checks: now.Checks - s.before.Checks,
+		FaultsDetected: now.FaultsDetected - s.before.FaultsDetected, Fallbacks: now.Fallbacks - s.before.Fallbacks}
+	if d != (provider.Stats{Signatures: asked, Checks: asked, FaultsDetected: 1}) || asked < 2 {
+		s.c.Fatalf("counters moved by %+v for %d signatures asked, want all checked and exactly one withheld", d, asked)
+	}
+	s.before, s.signsBefore = now, s.signs.Load()
 }
 
 // ---- provider client ----
@@ -522,6 +630,10 @@ type clientOpts struct {
 	http       bool        // send an HTTP GET instead of a ping line
 	expectEcho func(tok string) string
 	beforeSend func(tok string) // e.g. put the file a web server will serve
+	// readOnly: after the handshake, only read (a TLS 1.3 server's
+	// refusal of the client arrives after the client's handshake ends;
+	// writing first could meet the closed socket before the alert).
+	readOnly bool
 }
 
 type clientResult struct {
@@ -580,6 +692,16 @@ func (c *C) dial(addr string, o clientOpts) *clientResult {
 		res.scheme = strings.Join(rs.schemes(), ",")
 	}
 	if res.err != nil || o.noData {
+		return res
+	}
+	if o.readOnly {
+		tc.SetReadDeadline(time.Now().Add(10 * time.Second))
+		n, err := tc.Read(make([]byte, 512))
+		if err == nil {
+			res.err = fmt.Errorf("the peer sent %d bytes unasked", n)
+		} else {
+			res.err = fmt.Errorf("reading: %w", err)
+		}
 		return res
 	}
 	tok := token()

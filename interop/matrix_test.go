@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,8 +27,8 @@ import (
 
 var (
 	jsonOut     = flag.String("interop.json", os.Getenv("P256TLS_INTEROP_JSON"), "write the matrix rows as JSON to this file")
-	caseFilter  = flag.String("interop.run", "", "run only cases whose name contains this substring")
-	caseTimeout = 45 * time.Second
+	caseFilter  = flag.String("interop.run", "", "run only cases whose name (peer/role/case) matches this regular expression")
+	caseTimeout = 90 * time.Second
 )
 
 // requireAll reports whether P256TLS_INTEROP_REQUIRE=1: every skip (a
@@ -174,7 +175,7 @@ func TestMatrix(t *testing.T) {
 			t.Fatalf("two cases are named %q", name)
 		}
 		seen[name] = true
-		if *caseFilter != "" && !strings.Contains(name, *caseFilter) {
+		if *caseFilter != "" && !regexp.MustCompile(*caseFilter).MatchString(name) {
 			continue
 		}
 		t.Run(name, func(t *testing.T) { runCase(t, env, cs) })

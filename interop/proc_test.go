@@ -249,6 +249,12 @@ func checkNoChildren(t *testing.T) {
 	n := 0
 	allGroups.Range(func(k, _ any) bool {
 		n++
+		// Killed descendants reparented to init may take a moment to
+		// be reaped: give each group a few seconds.
+		for i := 0; i < 100 && groupAlive(k.(int)); i++ {
+			syscall.Kill(-k.(int), syscall.SIGKILL)
+			time.Sleep(50 * time.Millisecond)
+		}
 		if groupAlive(k.(int)) {
 			t.Errorf("process group %d is still alive", k.(int))
 		}

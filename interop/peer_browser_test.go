@@ -1,0 +1,234 @@
+//go:build interop
+
+package interop
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Chromium headless (BoringSSL; its QUIC for HTTP/3). It takes its trust
+// anchors from $HOME/.pki/nssdb, so each run gets a HOME of its own with a
+// database trusting the matrix's root (or, for the wrong-CA case, only the
+// foreign root). As root it needs --no-sandbox; the other flags keep it
+// from reaching for the network, which would stall it here.
+
+var chromium = &peer{Name: "Chromium headless", Stack: "BoringSSL (Chromium)", Package: "chromium", Progs: []string{"chromium", "certutil"},
+	Version: versionMatch(`Chromium (\S+)`, "chromium", "--version")}
+
+// Chromium's code points for the TLS 1.2 ECDHE-ECDSA suites; a case keeps
+// one by disabling the others.
+var chromiumSuites = map[string]string{suiteAES128: "0xc02b", suiteAES256: "0xc02c", suiteChaCha: "0xcca9"}
+
+func init() {
+	register(func(e *Env) []Case {
+		cs := clientCases(chromium, chromiumClient, clientCaps{
+			Versions:  []string{"1.3", "1.2"}, // Chromium removed TLS 1.0/1.1
+			NoHash:    "Chromium has no setting for the signature algorithms it offers",
+			NoEd25519: "Chromium does not accept Ed25519 certificates",
+			NoMTLS:    "needs a machine-wide managed policy (AutoSelectCertificateForUrls) to send a client certificate headless; not done by the matrix",
+			UnknownCA: `ERR_CERT_AUTHORITY_INVALID`,
+			WrongHost: `ERR_CERT_COMMON_NAME_INVALID`,
+			Rejected:  `Page load failed: net::ERR_`,
+			// Chromium opens connections of its own and retries a
+			// handshake that died of an internal_error alert.
+			ExtraConns: true,
+			Retries:    true,
+		})
+		cs = append(cs, quicClientCases(chromiumQUIC, chromiumQUICRun, quicClientCaps{
+			Rejected:   `Page load failed: net::ERR_`,
+			NoForeign:  "Chromium sends no client certificate over QUIC",
+			NoEd25519:  "Chromium does not accept Ed25519 certificates",
+			ExtraConns: true,
+		})...)
+		return cs
+	})
+}
+
+var chromiumQUIC = &peer{Name: "Chromium headless (QUIC)", Stack: "BoringSSL (Chromium)", Package: "chromium", Progs: []string{"chromium", "certutil"},
+	Version: versionMatch(`Chromium (\S+)`, "chromium", "--version")}
+
+// chromiumHome returns a HOME whose NSS database trusts root.
+func (c *C) chromiumHome(name string, root *credential) string {
+	c.T.Helper()
+	home := filepath.Join(c.Env.Dir, "chromium-home-"+name)
+	db := filepath.Join(home, ".pki", "nssdb")
+	if _, err := os.Stat(filepath.Join(db, "cert9.db")); err == nil {
+		return home
+	}
+	os.MkdirAll(db, 0o700)
+	for _, args := range [][]string{
+		{"-N", "-d", "sql:" + db, "--empty-password"},
+		{"-A", "-d", "sql:" + db, "-n", "root", "-t", "C,,", "-i", root.files.Cert},
+	} {
+		if out, err := exec.Command("certutil", args...).CombinedOutput(); err != nil {
+			c.Fatalf("certutil %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	return home
+}
+
+func chromiumArgs(c *C, extra ...string) []string {
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--disable-extensions", "--disable-default-apps",
+		"--user-data-dir=" + c.TempDir(), "--host-resolver-rules=MAP localhost 127.0.0.1, MAP wrong.interop.test 127.0.0.1"}
+	return append(args, extra...)
+}
+
+func chromiumClient(c *C, o pc) (string, error) {
+	p := c.Env.PKI
+	home := c.chromiumHome("root", p.root)
+	if o.CA == p.ForeignPEM {
+		home = c.chromiumHome("foreign", p.foreignRoot)
+	}
+	var extra []string
+	switch o.Ver {
+	case "1.3":
+		extra = append(extra, "--ssl-version-min=tls1.3")
+	case "1.2":
+		extra = append(extra, "--ssl-version-max=tls1.2")
+	}
+	if o.Suite != "" {
+		var off []string
+		for s, code := range chromiumSuites {
+			if s != o.Suite {
+				off = append(off, code)
+			}
+		}
+		extra = append(extra, "--cipher-suite-blacklist="+strings.Join(off, ","))
+	}
+	url := "https://" + o.Name + ":" + strconv.Itoa(o.Port) + "/" + o.Tok
+	args := append(chromiumArgs(c, extra...), "--dump-dom", url)
+	return c.RunEnv([]string{"HOME=" + home}, "", "chromium", args...)
+}
+
+func chromiumQUICRun(c *C, port int, tok string, cert *credential, ciphers string) (string, error) {
+	if cert != nil {
+		c.NA("Chromium sends no client certificate over QUIC")
+	}
+	home := c.chromiumHome("root", c.Env.PKI.root)
+	origin := hostName + ":" + strconv.Itoa(port)
+	args := append(chromiumArgs(c, "--enable-quic", "--origin-to-force-quic-on="+origin), "--dump-dom", "https://"+origin+"/"+tok)
+	return c.RunEnv([]string{"HOME=" + home}, "", "chromium", args...)
+}
+
+// Firefox ESR headless (NSS). Firefox prints nothing about the pages it
+// loads, so the page the provider server sends a browser names an image,
+// /ack/<tok>: Firefox fetching it shows that it read the response. The
+// profile is fresh for every run: an NSS database trusting the root (and
+// holding the client certificate when the case presents one) and prefs that
+// keep Firefox off the network and force the case's version and suite.
+
+var firefox = &peer{Name: "Firefox ESR headless", Stack: "NSS", Package: "firefox-esr", Progs: []string{"firefox-esr", "certutil", "pk12util", "openssl"},
+	Version: versionMatch(`Firefox (\S+)`, "firefox-esr", "--version")}
+
+var firefoxSuites = map[string]string{
+	suiteAES128: "security.ssl3.ecdhe_ecdsa_aes_128_gcm_sha256",
+	suiteAES256: "security.ssl3.ecdhe_ecdsa_aes_256_gcm_sha384",
+	suiteChaCha: "security.ssl3.ecdhe_ecdsa_chacha20_poly1305_sha256",
+}
+
+func init() {
+	register(func(e *Env) []Case {
+		return clientCases(firefox, firefoxClient, clientCaps{
+			Versions:   []string{"1.3", "1.2"},
+			NoHash:     "Firefox has no pref for the signature schemes it offers",
+			NoEd25519:  "NSS in Firefox does not accept Ed25519 certificates",
+			NoForeign:  "Firefox (NSS) sends no certificate whose issuer the server did not name",
+			ExtraConns: true,
+		})
+	})
+}
+
+func firefoxClient(c *C, o pc) (string, error) {
+	p := c.Env.PKI
+	prof := c.TempDir()
+	root := p.root
+	if o.CA == p.ForeignPEM {
+		root = p.foreignRoot
+	}
+	run := func(args ...string) {
+		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+			c.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	run("certutil", "-N", "-d", "sql:"+prof, "--empty-password")
+	run("certutil", "-A", "-d", "sql:"+prof, "-n", "root", "-t", "C,,", "-i", root.files.Cert)
+	if o.Cert != nil {
+		run("pk12util", "-i", c.p12(o.Cert), "-d", "sql:"+prof, "-W", p12Password)
+	}
+	prefs := map[string]string{
+		"network.dns.disableIPv6":                         "true",
+		"network.dns.localDomains":                        `"wrong.interop.test"`,
+		"browser.shell.checkDefaultBrowser":               "false",
+		"browser.startup.homepage_override.mstone":        `"ignore"`,
+		"browser.aboutwelcome.enabled":                    "false",
+		"datareporting.policy.dataSubmissionEnabled":      "false",
+		"toolkit.telemetry.enabled":                       "false",
+		"app.update.enabled":                              "false",
+		"extensions.update.enabled":                       "false",
+		"network.captive-portal-service.enabled":          "false",
+		"network.connectivity-service.enabled":            "false",
+		"browser.safebrowsing.malware.enabled":            "false",
+		"browser.safebrowsing.phishing.enabled":           "false",
+		"browser.safebrowsing.downloads.enabled":          "false",
+		"network.http.speculative-parallel-limit":         "0",
+		"security.OCSP.enabled":                           "0",
+		"security.remote_settings.crlite_filters.enabled": "false",
+		"security.enterprise_roots.enabled":               "false",
+		"security.default_personal_cert":                  `"Select Automatically"`,
+		"network.http.http3.enable":                       "false",
+		"services.settings.server":                        `"http://127.0.0.1:9/"`,
+		"network.proxy.type":                              "0",
+	}
+	switch o.Ver {
+	case "1.3":
+		prefs["security.tls.version.min"], prefs["security.tls.version.max"] = "4", "4"
+	case "1.2":
+		prefs["security.tls.version.min"], prefs["security.tls.version.max"] = "3", "3"
+	}
+	if o.Suite != "" {
+		for s, pref := range firefoxSuites {
+			prefs[pref] = strconv.FormatBool(s == o.Suite)
+		}
+	}
+	var js strings.Builder
+	for k, v := range prefs {
+		fmt.Fprintf(&js, "user_pref(%q, %s);\n", k, v)
+	}
+	if err := os.WriteFile(filepath.Join(prof, "user.js"), []byte(js.String()), 0o644); err != nil {
+		c.Fatal(err)
+	}
+	url := "https://" + o.Name + ":" + strconv.Itoa(o.Port) + "/" + o.Tok
+	cmd, out := c.command("", "firefox-esr", "--headless", "--no-remote", "--profile", prof, url)
+	cmd.Env = append(os.Environ(), "HOME="+prof, "MOZ_CRASHREPORTER_DISABLE=1")
+	pr := c.Start(cmd, out)
+	failedBefore := o.Failed()
+	var failedAt time.Time
+	deadline := time.Now().Add(40 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, ok := acks.Load(o.Tok); ok {
+			break
+		}
+		if failedAt.IsZero() && o.Failed() > failedBefore {
+			failedAt = time.Now()
+		}
+		// A failed handshake and no retry that succeeded within 2 s.
+		if !failedAt.IsZero() && time.Since(failedAt) > 2*time.Second {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	syscall.Kill(-pr.cmd.Process.Pid, syscall.SIGKILL)
+	<-pr.done
+	if _, ok := acks.Load(o.Tok); ok {
+		return "Firefox read the page and fetched /ack/" + o.Tok + ": pong " + o.Tok, nil
+	}
+	return "Firefox did not fetch /ack/" + o.Tok + " (no page read)\n" + out.String(), fmt.Errorf("no page")
+}
