@@ -420,7 +420,7 @@ func serveExchange(tc *tls.Conn) (string, error) {
 		if a, ok := strings.CutPrefix(tok, "ack/"); ok {
 			// A browser fetched the image named in the page below:
 			// it has read the response.
-			acks.Store(a, true)
+			acks.Store(a, "tcp")
 			_, err = io.WriteString(tc, "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
 			return "ack " + a, err
 		}
@@ -436,7 +436,7 @@ func serveExchange(tc *tls.Conn) (string, error) {
 }
 
 // acks holds the tokens whose page a browser has read (it fetched the
-// image the page names).
+// image the page names), with the transport it used: "tcp" or "quic".
 var acks sync.Map
 
 // next waits for the next finished connection.
