@@ -175,7 +175,7 @@ func clientCases(p *peer, run clientRun, caps clientCaps) []Case {
 		foreignNA = caps.NoForeign
 	}
 	neg(roleMTLSClient, "negative: foreign client cert", foreignNA, func(c *C) {
-		s := c.startServer(serverOpts{clientAuth: true})
+		s := c.startServer(serverOpts{clientAuth: true, extraConns: caps.ExtraConns})
 		o := c.pcFor(s, "")
 		o.Cert = c.Env.PKI.foreignClient
 		out, err := run(c, o)

@@ -19,7 +19,7 @@ import (
 // foreign root). As root it needs --no-sandbox; the other flags keep it
 // from reaching for the network, which would stall it here.
 
-var chromium = &peer{Name: "Chromium headless", Stack: "BoringSSL (Chromium)", Package: "chromium", Progs: []string{"chromium", "certutil"},
+var chromium = &peer{Name: "Chromium headless", Stack: "BoringSSL (Chromium)", Package: "chromium", Progs: []string{"chromium", "certutil", "pk12util", "openssl"},
 	Version: versionMatch(`Chromium (\S+)`, "chromium", "--version")}
 
 // Chromium's code points for the TLS 1.2 ECDHE-ECDSA suites; a case keeps
@@ -32,7 +32,11 @@ func init() {
 			Versions:  []string{"1.3", "1.2"}, // Chromium removed TLS 1.0/1.1
 			NoHash:    "Chromium has no setting for the signature algorithms it offers",
 			NoEd25519: "Chromium does not accept Ed25519 certificates",
-			NoMTLS:    "needs a machine-wide managed policy (AutoSelectCertificateForUrls) to send a client certificate headless; not done by the matrix",
+			NoMTLS:    chromiumNoPolicy(),
+			// Seen: with the policy and only a foreign certificate,
+			// Chromium ends the handshake itself (the server reads EOF
+			// and verifies no chain).
+			NoForeign: "Chromium offers only a certificate whose issuer the server named; with none it aborts the handshake",
 			UnknownCA: `ERR_CERT_AUTHORITY_INVALID`,
 			WrongHost: `ERR_CERT_COMMON_NAME_INVALID`,
 			Rejected:  `Page load failed: net::ERR_`,
@@ -82,11 +86,61 @@ func chromiumArgs(c *C, extra ...string) []string {
 	return append(args, extra...)
 }
 
+// Headless Chromium sends a client certificate only where the managed
+// policy AutoSelectCertificateForUrls says so, and managed policies live
+// in a machine-wide directory: the mTLS cases write a policy file there for
+// the duration of the case (and remove it), which needs that directory to
+// be writable (root, as in CI and the container).
+const chromiumPolicyDir = "/etc/chromium/policies/managed"
+
+func chromiumNoPolicy() string {
+	if os.Geteuid() != 0 {
+		return "headless Chromium sends a client certificate only by managed policy (AutoSelectCertificateForUrls) in " + chromiumPolicyDir + ", writable by root only"
+	}
+	return ""
+}
+
+func (c *C) chromiumPolicy() {
+	c.T.Helper()
+	var made []string
+	for d := chromiumPolicyDir; d != "/etc"; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err != nil {
+			made = append(made, d)
+		}
+	}
+	if err := os.MkdirAll(chromiumPolicyDir, 0o755); err != nil {
+		c.Fatal(err)
+	}
+	path := filepath.Join(chromiumPolicyDir, "p256tls-interop.json")
+	policy := `{"AutoSelectCertificateForUrls": ["{\"pattern\":\"https://` + hostName + `\",\"filter\":{}}"]}`
+	if err := os.WriteFile(path, []byte(policy), 0o644); err != nil {
+		c.Fatal(err)
+	}
+	c.Cleanup(func() {
+		os.Remove(path)
+		for _, d := range made { // innermost first
+			os.Remove(d)
+		}
+	})
+}
+
 func chromiumClient(c *C, o pc) (string, error) {
 	p := c.Env.PKI
 	home := c.chromiumHome("root", p.root)
 	if o.CA == p.ForeignPEM {
 		home = c.chromiumHome("foreign", p.foreignRoot)
+	}
+	if o.Cert != nil {
+		home = c.chromiumHome("client-"+sanitize(o.Cert.name), p.root)
+		db := "sql:" + filepath.Join(home, ".pki", "nssdb")
+		if out, err := exec.Command("certutil", "-L", "-d", db, "-n", sanitize(o.Cert.name)).CombinedOutput(); err != nil {
+			if out, err := exec.Command("pk12util", "-i", c.p12(o.Cert), "-d", db, "-W", p12Password).CombinedOutput(); err != nil {
+				c.Fatalf("pk12util: %v\n%s", err, out)
+			}
+		} else {
+			_ = out
+		}
+		c.chromiumPolicy()
 	}
 	var extra []string
 	switch o.Ver {

@@ -91,8 +91,24 @@ Run it with
     scripts/ci-interop                           # install the peers, then the matrix
     docker build -f Dockerfile.interop -t p256tls-interop . && docker run --rm p256tls-interop
 
-n/a rows are cases a stack gives no way to run (the note says why); they are
-counted apart from passes.
+Settings: P256TLS_INTEROP_REQUIRE=1 turns every skip (a peer program that
+is not installed) into a failure; P256TLS_INTEROP_JSON=FILE (or
+-interop.json FILE) writes the rows as JSON, which this page is generated
+from (go run ./interop/cmd/interopdoc -in FILE -out docs/interop.md);
+P256TLS_INTEROP_BUILD=DIR keeps the helpers built from interop/testdata
+(Java, C on wolfSSL and mbed TLS, Rust on rustls) between runs;
+-interop.run REGEXP runs the cases whose peer/role/case name matches. Cases
+run one at a time, each within 90 s; every child runs in its own process
+group, killed at the end of its case, and the last subtest
+(NoProcessLeftBehind) fails if any child or group is still alive. The
+Chromium mTLS cases write a managed policy (AutoSelectCertificateForUrls)
+to /etc/chromium/policies/managed for the duration of the case, so they
+need root (n/a otherwise).
+
+n/a rows are cases a stack gives no way to run, or that the matrix could
+not make work (the note says which); they are counted apart from passes.
+The Implementation column counts TLS libraries, plus the QUIC stacks
+(quic-go, ngtcp2, neqo), whose TLS is Go's, GnuTLS and NSS respectively.
 
 `)
 	fmt.Fprintf(&b, "## Latest run (%s)\n\n", now.Format("2006-01-02 15:04 UTC"))
