@@ -74,6 +74,7 @@ type peer struct {
 	once    sync.Once
 	version string
 	missing string
+	helpers []string // helpers (registerHelper) its cases need
 }
 
 func (p *peer) check() {
@@ -142,12 +143,14 @@ type Env struct {
 	Build string // where helpers are built
 
 	mu    sync.Mutex
-	built map[string]buildResult
+	built map[string]*buildResult
 }
 
 type buildResult struct {
+	once sync.Once
 	path string
 	err  error
+	took time.Duration
 }
 
 var (
@@ -161,8 +164,8 @@ func TestMatrix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &Env{Dir: dir, PKI: p, Build: buildDir(t), built: map[string]buildResult{}}
-	buildHelpers(t, env)
+	env := &Env{Dir: dir, PKI: p, Build: buildDir(t), built: map[string]*buildResult{}}
+	buildHelpers(env)
 	var cases []Case
 	for _, g := range generators {
 		cases = append(cases, g(env)...)
@@ -180,6 +183,11 @@ func TestMatrix(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) { runCase(t, env, cs) })
 	}
+	// No build may outlive the matrix (its compilers are our children).
+	for name := range env.built {
+		env.helper(name, helpers[name].build)
+	}
+	t.Logf("helpers: %s", helperTimes(env))
 	t.Run("NoProcessLeftBehind", func(t *testing.T) { checkNoChildren(t) })
 	report(t)
 }
@@ -202,6 +210,12 @@ func runCase(t *testing.T, env *Env, cs *Case) {
 	if cs.NA != "" {
 		row.Result, row.Note = "n/a", cs.NA
 		return
+	}
+	// Wait for the peer's helpers before the case's timeout starts.
+	for _, h := range cs.Peer.helpers {
+		if _, err := env.helper(h, helpers[h].build); err != nil {
+			t.Fatalf("building helper %s: %v", h, err)
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), caseTimeout)
 	c := &C{T: t, Ctx: ctx, Env: env, Row: row}
@@ -276,17 +290,23 @@ func buildDir(t *testing.T) string {
 // and returns its path, or the build error for every case that needs it.
 func (e *Env) helper(name string, build func(out string) (string, error)) (string, error) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	if r, ok := e.built[name]; ok {
-		return r.path, r.err
+	r, ok := e.built[name]
+	if !ok {
+		r = &buildResult{}
+		e.built[name] = r
 	}
-	out := filepath.Join(e.Build, name)
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return "", err
-	}
-	path, err := build(out)
-	e.built[name] = buildResult{path, err}
-	return path, err
+	e.mu.Unlock()
+	r.once.Do(func() {
+		t0 := time.Now()
+		defer func() { r.took = time.Since(t0) }()
+		out := filepath.Join(e.Build, name)
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			r.err = err
+			return
+		}
+		r.path, r.err = build(out)
+	})
+	return r.path, r.err
 }
 
 // helperSpec is a helper program built from interop/testdata.
@@ -299,33 +319,43 @@ var helpers = map[string]helperSpec{}
 
 func registerHelper(name string, build func(out string) (string, error), peers ...*peer) {
 	helpers[name] = helperSpec{peers, build}
+	for _, p := range peers {
+		p.helpers = append(p.helpers, name)
+	}
 }
 
-// buildHelpers builds, concurrently and before any case runs (so that no
-// case's timeout includes a compilation), every helper one of whose peers
-// is installed.
-func buildHelpers(t *testing.T, e *Env) {
-	start := time.Now()
-	var wg sync.WaitGroup
+// buildHelpers starts building, concurrently and in the background, every
+// helper one of whose peers is installed. A case waits for its peer's
+// helpers before its timeout starts (runCase), so no case's timeout
+// includes a compilation, and the cases of other peers run meanwhile.
+func buildHelpers(e *Env) {
 	for name, h := range helpers {
 		need := false
 		for _, p := range h.peers {
 			p.check()
 			need = need || p.missing == ""
 		}
-		if !need {
-			continue
+		if need {
+			e.mu.Lock()
+			if e.built[name] == nil {
+				e.built[name] = &buildResult{}
+			}
+			e.mu.Unlock()
+			go e.helper(name, h.build)
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t0 := time.Now()
-			_, err := e.helper(name, h.build)
-			t.Logf("helper %s built in %v (err %v)", name, time.Since(t0).Round(time.Millisecond), err)
-		}()
 	}
-	wg.Wait()
-	t.Logf("helpers built in %v", time.Since(start).Round(time.Millisecond))
+}
+
+// helperTimes reports how long each helper took to build.
+func helperTimes(e *Env) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var parts []string
+	for name, r := range e.built {
+		parts = append(parts, fmt.Sprintf("%s %v (err %v)", name, r.took.Round(time.Millisecond), r.err))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
 }
 
 // BuildHelper returns the helper's path or fails the case.

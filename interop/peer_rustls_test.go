@@ -18,7 +18,7 @@ import (
 
 var (
 	rustlsVersion = debVersion("librust-rustls-dev")
-	rustlsProgs   = []string{"/usr/bin/cargo", "/usr/share/cargo/registry/rustls-0.20.8/Cargo.toml"}
+	rustlsProgs   = []string{"/usr/bin/cargo", "/usr/bin/rustc", "/usr/share/cargo/registry/rustls-0.20.8/Cargo.toml"}
 	rustlsClient  = &peer{Name: "rustls client (ours)", Stack: "rustls", Package: "librust-rustls-dev,librust-rustls-pemfile-dev,cargo", Progs: rustlsProgs, Version: rustlsVersion}
 	rustlsServer  = &peer{Name: "rustls server (ours)", Stack: "rustls", Package: "librust-rustls-dev,librust-rustls-pemfile-dev,cargo", Progs: rustlsProgs, Version: rustlsVersion}
 )
@@ -56,7 +56,9 @@ func init() {
 		}
 		cmd := exec.Command("/usr/bin/cargo", "build", "--release", "--offline", "--quiet", "--target-dir", filepath.Join(out, "target"))
 		cmd.Dir = src
-		cmd.Env = append(os.Environ(), "CARGO_HOME="+home)
+		// Debian's rustc too: a rustup toolchain earlier on PATH would
+		// otherwise build with crates Debian did not test it against.
+		cmd.Env = append(os.Environ(), "CARGO_HOME="+home, "RUSTC=/usr/bin/rustc")
 		if b, err := cmd.CombinedOutput(); err != nil {
 			return "", &buildError{"cargo", err, b}
 		}
