@@ -99,18 +99,19 @@ func SubMod(z, a, b, m *Nat) {
 	z[5], _ = bits.Add64(t[5], m[5]&k, c)
 }
 
-// MontMul sets z = x·y·2^-384 mod m for x, y < m, with m odd and
+// MontMul sets z = x·y·2^-384 mod m for x < 2^384 and y < m, with m odd and
 // m0inv = −m⁻¹ mod 2^64, in constant time: word-by-word (CIOS) Montgomery
 // multiplication, each row of x·y[i] followed by one reduction round whose
 // quotient digit is t[0]·m0inv, then one conditional subtraction. z may
-// alias x or y. Any odd m < 2^384 works: the accumulator is below 2m after
-// each round, and the carry out of its seventh limb during a row (possible
-// when m > 2^384 − 2^320, as for the P-384 group order) is kept.
+// alias x or y. Any odd m < 2^384 works: the accumulator stays below
+// 2^384 + m after each round (below 2m for x < m), the carry out of its
+// seventh limb during a row is kept, and the final x·y + Q·m < 2^385·m, so
+// the result is below 2m before the conditional subtraction.
 func MontMul(z, x, y, m *Nat, m0inv uint64) {
 	var t [7]uint64
 	for i := 0; i < 6; i++ {
 		yi := y[i]
-		// t += x·yi; t < 2m before, so t + x·yi < m·(2^64+1) < 2^449.
+		// t += x·yi, which stays below 2^449.
 		var c, hi, lo uint64
 		for j := 0; j < 6; j++ {
 			hi, lo = bits.Mul64(x[j], yi)
