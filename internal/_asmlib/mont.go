@@ -231,3 +231,31 @@ func MontMulN(x, y []Mem, m *Modulus, regs *Pool, adx bool, release ...GPPhysica
 	regs.Put(hi)
 	return s
 }
+
+// MulxRound returns the textbook reduction round for a modulus of no
+// special form, for ADX kernels: the quotient digit q = a[k]·k0, k0 =
+// −m⁻¹ mod 2^64, by IMUL into DX, then q·m added on the two carry chains
+// of ADCX and ADOX, m's limbs read from mem. Its first scratch register
+// must be DX (MontMulN's ADX rounds get DX first).
+func MulxRound(mem []Mem, k0 uint64) Round {
+	return func(a []GPPhysical, k int, t [4]GPPhysical) {
+		n := len(mem)
+		Commentf("Round %d: q = a[%d]·k0; a[%d..%d] += q·m.", k, k, k, k+n+1)
+		if t[0] != RDX {
+			panic("asmlib: MulxRound needs DX as its first scratch register")
+		}
+		lo, hi, zr := t[1], t[2], t[3]
+		MOVQ(a[k], RDX)
+		MOVQ(U64(k0), lo)
+		IMULQ(lo, RDX)
+		XORL(zr.As32(), zr.As32())
+		for j := 0; j < n; j++ {
+			MULXQ(mem[j], lo, hi)
+			ADCXQ(lo, a[k+j])
+			ADOXQ(hi, a[k+j+1])
+		}
+		ADCXQ(zr, a[k+n])
+		ADCXQ(zr, a[k+n+1])
+		ADOXQ(zr, a[k+n+1])
+	}
+}

@@ -8,12 +8,16 @@ import (
 var benchSink Element
 
 // The benchmarks chain each operation on its previous result, so they time
-// the latency of one operation. "generic-mulq-redc" is the portable twin
-// with the textbook reduction (redc_alt_test.go), kept for the comparison.
+// the latency of one operation. The kernels of cmpKernels use the
+// textbook reduction (quotient digit by a multiplication, q·p by six
+// products) in place of P-384's multiplication-free round, kept to measure
+// that choice: the portable twin's (redc_alt_test.go) and, on amd64, the
+// ADX kernel's (mulADXMulxRedc).
 
-func benchKernels() []kernel {
-	return append(kernels(), kernel{"generic-mulq-redc", mulGenericMulQ, squareGenericMulQ})
-}
+// cmpKernels lists the comparison kernels.
+var cmpKernels = []kernel{{"generic-mulq-redc", mulGenericMulQ, squareGenericMulQ}}
+
+func benchKernels() []kernel { return append(kernels(), cmpKernels...) }
 
 func BenchmarkMul(b *testing.B) {
 	for _, k := range benchKernels() {

@@ -23,3 +23,13 @@ func mulMULQ(z *[6]uint64, x *[6]uint64, y *[6]uint64)
 //
 //go:noescape
 func squareMULQ(z *[6]uint64, x *[6]uint64)
+
+// mulADXMulxRedc is mulADX (or squareADX) with the textbook reduction round, for benchmarks only. It requires BMI2 and ADX.
+//
+//go:noescape
+func mulADXMulxRedc(z *[6]uint64, x *[6]uint64, y *[6]uint64)
+
+// squareADXMulxRedc is mulADX (or squareADX) with the textbook reduction round, for benchmarks only. It requires BMI2 and ADX.
+//
+//go:noescape
+func squareADXMulxRedc(z *[6]uint64, x *[6]uint64)

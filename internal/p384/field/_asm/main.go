@@ -28,7 +28,33 @@ func main() {
 	gen("squareADX", true, true, "squareADX sets z = x·x·2^-384 mod p. It requires BMI2 and ADX.")
 	gen("mulMULQ", false, false, "mulMULQ sets z = x·y·2^-384 mod p using only MULQ, ADDQ/ADCQ, shifts and CMOV.")
 	gen("squareMULQ", false, true, "squareMULQ sets z = x·x·2^-384 mod p using only MULQ, ADDQ/ADCQ, shifts and CMOV.")
+	genMulxRedc("mulADXMulxRedc", false)
+	genMulxRedc("squareADXMulxRedc", true)
 	Generate()
+}
+
+// genMulxRedc emits the ADX kernel with the textbook reduction round
+// (asmlib.MulxRound: quotient digit by IMUL, q·p by MULX) in place of
+// P-384's, kept only to measure the choice of reduction (bench_test.go); p
+// is copied to the stack frame, where MULX reads it.
+func genMulxRedc(name string, square bool) {
+	sig := "func(z, x, y *[6]uint64)"
+	if square {
+		sig = "func(z, x *[6]uint64)"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Doc(name + " is mulADX (or squareADX) with the textbook reduction round, for benchmarks only. It requires BMI2 and ADX.")
+	Pragma("noescape")
+	pm := AllocLocal(48)
+	for j, l := range asmlib.P384.Limbs {
+		MOVQ(U64(l), RDX)
+		MOVQ(RDX, pm.Offset(8*j))
+	}
+	mem := make([]Mem, 6)
+	for j := range mem {
+		mem[j] = pm.Offset(8 * j)
+	}
+	body(square, true, &asmlib.Modulus{Limbs: asmlib.P384.Limbs, Round: asmlib.MulxRound(mem, 1<<32+1)})
 }
 
 func gen(name string, adx, square bool, doc string) {
@@ -39,6 +65,10 @@ func gen(name string, adx, square bool, doc string) {
 	TEXT(name, NOSPLIT, sig)
 	Doc(doc)
 	Pragma("noescape")
+	body(square, adx, asmlib.P384)
+}
+
+func body(square, adx bool, m *asmlib.Modulus) {
 	xp, yp := RSI, RDI
 	Load(Param("x"), xp)
 	if square {
@@ -52,7 +82,7 @@ func gen(name string, adx, square bool, doc string) {
 	} else {
 		regs = asmlib.NewPool(RBX, RCX, R8, R9, R10, R11, R12, R13, R14, R15)
 	}
-	s := asmlib.MontMulN(asmlib.LimbsN(xp, 6), asmlib.LimbsN(yp, 6), asmlib.P384, regs, adx, xp, yp)
+	s := asmlib.MontMulN(asmlib.LimbsN(xp, 6), asmlib.LimbsN(yp, 6), m, regs, adx, xp, yp)
 	zp := regs.Get()
 	Load(Param("z"), zp)
 	for i := range s {
