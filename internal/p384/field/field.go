@@ -1,0 +1,266 @@
+// Package field implements arithmetic modulo the P-384 base field prime
+// p = 2^384 − 2^128 − 2^96 + 2^32 − 1.
+//
+// An Element is six little-endian 64-bit limbs holding a value in Montgomery
+// form (a·R mod p with R = 2^384). Every method assumes its Element arguments
+// are fully reduced (limbs value < p) and produces fully reduced results, so
+// the representation of a value is unique; SetBytes is the way in from
+// outside data and enforces the range.
+//
+// All operations are constant time with respect to the values of their
+// operands unless their name ends in Vartime. Methods store their result in
+// the receiver and return it; the receiver and the arguments may alias
+// freely. Nothing allocates.
+//
+// The multiplication and squaring kernels are, on amd64, generated assembly
+// (internal/p384/field/_asm, MULX/ADCX/ADOX or MULQ, chosen at start-up);
+// field_generic.go holds their portable twin on math/bits, used under the
+// purego tag and on other architectures, and the reference the assembly is
+// tested against bit for bit. docs/arithmetic.md ("P-384 field") explains
+// the reduction.
+package field
+
+import (
+	"errors"
+	"math/bits"
+
+	"github.com/p256tls/p256tls/internal/p384/internal/limbs"
+)
+
+// Element is a field element in Montgomery form, least significant limb
+// first. The zero value is the field element 0.
+type Element [6]uint64
+
+// p in little-endian limbs.
+const (
+	p0 = 0x00000000ffffffff
+	p1 = 0xffffffff00000000
+	p2 = 0xfffffffffffffffe
+	p3 = 0xffffffffffffffff
+	p4 = 0xffffffffffffffff
+	p5 = 0xffffffffffffffff
+)
+
+// prime is p as limbs.
+var prime = [6]uint64{p0, p1, p2, p3, p4, p5}
+
+// rr is R² mod p, used to enter Montgomery form.
+var rr = Element{0xfffffffe00000001, 0x0000000200000000, 0xfffffffe00000000, 0x0000000200000000, 0x0000000000000001, 0}
+
+// one is R mod p, the Montgomery form of 1.
+var one = Element{0xffffffff00000001, 0x00000000ffffffff, 0x0000000000000001, 0, 0, 0}
+
+var (
+	// ErrRange is returned by SetBytes for an encoding of a value ≥ p.
+	ErrRange = errors.New("field: value is not less than p")
+	// ErrLength is returned by SetBytes for an input that is not 48 bytes.
+	ErrLength = errors.New("field: encoding is not 48 bytes")
+)
+
+// Zero sets e = 0 and returns e.
+func (e *Element) Zero() *Element { *e = Element{}; return e }
+
+// One sets e = 1 and returns e.
+func (e *Element) One() *Element { *e = one; return e }
+
+// Set sets e = a and returns e.
+func (e *Element) Set(a *Element) *Element { *e = *a; return e }
+
+// Mul sets e = a·b mod p and returns e. Constant time.
+func (e *Element) Mul(a, b *Element) *Element { mul(e, a, b); return e }
+
+// Square sets e = a² mod p and returns e. Constant time.
+func (e *Element) Square(a *Element) *Element { square(e, a); return e }
+
+// SquareN sets e = a^(2^n) mod p by n repeated squarings and returns e.
+// Constant time in a; n is public.
+func (e *Element) SquareN(a *Element, n int) *Element {
+	if n <= 0 {
+		return e.Set(a)
+	}
+	square(e, a)
+	for i := 1; i < n; i++ {
+		square(e, e)
+	}
+	return e
+}
+
+// Add sets e = a + b mod p and returns e. Constant time.
+func (e *Element) Add(a, b *Element) *Element {
+	var c uint64
+	var t Element
+	t[0], c = bits.Add64(a[0], b[0], 0)
+	t[1], c = bits.Add64(a[1], b[1], c)
+	t[2], c = bits.Add64(a[2], b[2], c)
+	t[3], c = bits.Add64(a[3], b[3], c)
+	t[4], c = bits.Add64(a[4], b[4], c)
+	t[5], c = bits.Add64(a[5], b[5], c)
+	reduceOnce(e, &t, c)
+	return e
+}
+
+// reduceOnce sets e = hi·2^384 + t − p if that is ≥ 0, else t, in constant
+// time. It needs hi·2^384 + t < 2p.
+func reduceOnce(e, t *Element, hi uint64) {
+	var s Element
+	var b uint64
+	s[0], b = bits.Sub64(t[0], p0, 0)
+	s[1], b = bits.Sub64(t[1], p1, b)
+	s[2], b = bits.Sub64(t[2], p2, b)
+	s[3], b = bits.Sub64(t[3], p3, b)
+	s[4], b = bits.Sub64(t[4], p4, b)
+	s[5], b = bits.Sub64(t[5], p5, b)
+	_, b = bits.Sub64(hi, 0, b)
+	// b = 1 exactly when hi·2^384 + t < p: keep t.
+	keep := -b
+	e[0] = s[0] ^ (keep & (s[0] ^ t[0]))
+	e[1] = s[1] ^ (keep & (s[1] ^ t[1]))
+	e[2] = s[2] ^ (keep & (s[2] ^ t[2]))
+	e[3] = s[3] ^ (keep & (s[3] ^ t[3]))
+	e[4] = s[4] ^ (keep & (s[4] ^ t[4]))
+	e[5] = s[5] ^ (keep & (s[5] ^ t[5]))
+}
+
+// Sub sets e = a − b mod p and returns e. Constant time.
+func (e *Element) Sub(a, b *Element) *Element {
+	var t Element
+	var br uint64
+	t[0], br = bits.Sub64(a[0], b[0], 0)
+	t[1], br = bits.Sub64(a[1], b[1], br)
+	t[2], br = bits.Sub64(a[2], b[2], br)
+	t[3], br = bits.Sub64(a[3], b[3], br)
+	t[4], br = bits.Sub64(a[4], b[4], br)
+	t[5], br = bits.Sub64(a[5], b[5], br)
+	// On borrow add p back.
+	m := -br
+	var c uint64
+	e[0], c = bits.Add64(t[0], p0&m, 0)
+	e[1], c = bits.Add64(t[1], p1&m, c)
+	e[2], c = bits.Add64(t[2], p2&m, c)
+	e[3], c = bits.Add64(t[3], p3&m, c)
+	e[4], c = bits.Add64(t[4], p4&m, c)
+	e[5], _ = bits.Add64(t[5], p5&m, c)
+	return e
+}
+
+// Neg sets e = −a mod p and returns e. Constant time.
+func (e *Element) Neg(a *Element) *Element {
+	var z Element
+	return e.Sub(&z, a)
+}
+
+// Double sets e = 2a mod p and returns e. Constant time.
+func (e *Element) Double(a *Element) *Element { return e.Add(a, a) }
+
+// Half sets e = a/2 mod p and returns e, in constant time. Montgomery form
+// is linear, so halving the representation halves the value.
+func (e *Element) Half(a *Element) *Element {
+	limbs.Half((*[6]uint64)(e), (*[6]uint64)(a), &prime)
+	return e
+}
+
+// Select sets e = a if cond == 1 and e = b if cond == 0, and returns e, in
+// constant time. cond must be 0 or 1.
+func (e *Element) Select(a, b *Element, cond int) *Element {
+	m := -uint64(cond)
+	e[0] = b[0] ^ (m & (a[0] ^ b[0]))
+	e[1] = b[1] ^ (m & (a[1] ^ b[1]))
+	e[2] = b[2] ^ (m & (a[2] ^ b[2]))
+	e[3] = b[3] ^ (m & (a[3] ^ b[3]))
+	e[4] = b[4] ^ (m & (a[4] ^ b[4]))
+	e[5] = b[5] ^ (m & (a[5] ^ b[5]))
+	return e
+}
+
+// Equal returns 1 if e == a and 0 otherwise, in constant time.
+func (e *Element) Equal(a *Element) int {
+	d := Element{e[0] ^ a[0], e[1] ^ a[1], e[2] ^ a[2], e[3] ^ a[3], e[4] ^ a[4], e[5] ^ a[5]}
+	return d.IsZero()
+}
+
+// IsZero returns 1 if e == 0 and 0 otherwise, in constant time.
+func (e *Element) IsZero() int { return limbs.IsZero((*[6]uint64)(e)) }
+
+// Invert sets e = a⁻¹ mod p (a^(p−2), so 0 maps to 0) and returns e, in
+// constant time: a fixed addition chain of 383 squarings and 14
+// multiplications.
+func (e *Element) Invert(a *Element) *Element {
+	// p − 2 = [255 ones][0][32 ones][64 zeros][30 ones][0][1], from the top.
+	var x32, x30, x255 Element
+	chain(&x255, &x32, &x30, a)
+	t := x255
+	t.SquareN(&t, 33).Mul(&t, &x32)
+	t.SquareN(&t, 94).Mul(&t, &x30)
+	t.SquareN(&t, 2).Mul(&t, a)
+	*e = t
+	return e
+}
+
+// chain sets x255, x32, x30 to a^(2^k − 1) for k = 255, 32, 30, the runs of
+// ones that the exponents of Invert and Sqrt share.
+func chain(x255, x32, x30, a *Element) {
+	var x2, x3, x6, x12, x15, x60, x120, t Element
+	x2.Square(a).Mul(&x2, a)
+	x3.Square(&x2).Mul(&x3, a)
+	x6.SquareN(&x3, 3).Mul(&x6, &x3)
+	x12.SquareN(&x6, 6).Mul(&x12, &x6)
+	x15.SquareN(&x12, 3).Mul(&x15, &x3)
+	x30.SquareN(&x15, 15).Mul(x30, &x15)
+	x60.SquareN(x30, 30).Mul(&x60, x30)
+	x120.SquareN(&x60, 60).Mul(&x120, &x60)
+	t.SquareN(&x120, 120).Mul(&t, &x120)
+	x255.SquareN(&t, 15).Mul(x255, &x15)
+	x32.SquareN(x30, 2).Mul(x32, &x2)
+}
+
+// Sqrt sets e to a square root of a and returns (e, 1) if a is a square mod
+// p; otherwise it leaves e unchanged and returns (e, 0). The root returned
+// is a^((p+1)/4) (p ≡ 3 mod 4). Constant time.
+func (e *Element) Sqrt(a *Element) (*Element, int) {
+	// (p + 1)/4 = [255 ones][0][32 ones][63 zeros][1][30 zeros], from the top.
+	var x32, x30, t, c Element
+	chain(&t, &x32, &x30, a)
+	t.SquareN(&t, 33).Mul(&t, &x32)
+	t.SquareN(&t, 64).Mul(&t, a)
+	t.SquareN(&t, 30)
+	c.Square(&t)
+	ok := c.Equal(a)
+	e.Select(&t, e, ok)
+	return e, ok
+}
+
+// InvertVartime sets e = a⁻¹ mod p (0 maps to 0) and returns e. It is not
+// constant time: use it only when a is public. It divides R² by a with the
+// binary extended Euclidean algorithm: for a = x·R that is R/x, the
+// Montgomery form of x⁻¹.
+func (e *Element) InvertVartime(a *Element) *Element {
+	limbs.DivVartime((*[6]uint64)(e), (*[6]uint64)(&rr), (*[6]uint64)(a), &prime)
+	return e
+}
+
+// SetBytes sets e to the value of the 48-byte big-endian encoding b and
+// returns e. If b is not 48 bytes or encodes a value ≥ p, it returns nil and
+// an error and leaves e unchanged. Constant time in the value of b (the
+// range check's outcome is public).
+func (e *Element) SetBytes(b []byte) (*Element, error) {
+	if len(b) != 48 {
+		return nil, ErrLength
+	}
+	t := Element(limbs.FromBytes((*[48]byte)(b)))
+	if limbs.Less((*[6]uint64)(&t), &prime) == 0 {
+		return nil, ErrRange
+	}
+	mul(e, &t, &rr)
+	return e, nil
+}
+
+// Bytes returns the 48-byte big-endian encoding of e's value (out of
+// Montgomery form). Constant time.
+func (e *Element) Bytes() [48]byte {
+	var t Element
+	o := Element{1}
+	mul(&t, e, &o)
+	var out [48]byte
+	limbs.PutBytes(&out, (*[6]uint64)(&t))
+	return out
+}

@@ -1,0 +1,47 @@
+//go:build amd64 && !purego
+
+package field
+
+import "golang.org/x/sys/cpu"
+
+// hasADX reports whether the CPU has BMI2 and ADX, which the ADX kernels
+// need; without them the MULQ kernels run.
+var hasADX = cpu.X86.HasBMI2 && cpu.X86.HasADX
+
+// useADX selects the ADX kernels; it is public (a CPU property), so mul and
+// square branch on it.
+var useADX = hasADX
+
+func mul(z, x, y *Element) {
+	if useADX {
+		mulADX((*[6]uint64)(z), (*[6]uint64)(x), (*[6]uint64)(y))
+	} else {
+		mulMULQ((*[6]uint64)(z), (*[6]uint64)(x), (*[6]uint64)(y))
+	}
+}
+
+func square(z, x *Element) {
+	if useADX {
+		squareADX((*[6]uint64)(z), (*[6]uint64)(x))
+	} else {
+		squareMULQ((*[6]uint64)(z), (*[6]uint64)(x))
+	}
+}
+
+func init() {
+	selectADX = func(adx bool) bool {
+		old := useADX
+		useADX = adx && hasADX
+		return old
+	}
+	if hasADX {
+		archKernels = append(archKernels, kernel{"adx",
+			func(z, x, y *Element) { mulADX((*[6]uint64)(z), (*[6]uint64)(x), (*[6]uint64)(y)) },
+			func(z, x *Element) { squareADX((*[6]uint64)(z), (*[6]uint64)(x)) },
+		})
+	}
+	archKernels = append(archKernels, kernel{"mulq",
+		func(z, x, y *Element) { mulMULQ((*[6]uint64)(z), (*[6]uint64)(x), (*[6]uint64)(y)) },
+		func(z, x *Element) { squareMULQ((*[6]uint64)(z), (*[6]uint64)(x)) },
+	})
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package scalar
+
+const raceEnabled = true
