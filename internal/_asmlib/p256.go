@@ -39,10 +39,9 @@
 // What is specific to P-256 here is the addend A(m) (Addend, MulRound,
 // ReduceLow), the constant limbs of SubP and the four-limb FE. The row
 // structure (MulRow, the product of SquareProductADX) and the final
-// selections are the same for any limb count. P-384 (six limbs,
-// p ≡ −1 mod 2^64 too, so m is again the quotient digit) would need its
-// own addend for p + 1 = 2^384 − 2^128 − 2^96 + 2^32 and these helpers
-// parameterised by limb count; that is not done yet.
+// selections are the same for any limb count. P-384 uses the n-limb
+// helpers of mont.go (MontMulN, MulRowN, MulRowMULQ, SubConst, MulxRound)
+// with its own round for p = 2^384 − c (p384.go).
 package asmlib
 
 import (
