@@ -18,9 +18,9 @@ func TestClientConfigThroughStore(t *testing.T) {
 	id := newIdentity(t, "P-256", "server.test")
 	srv := startServer(t, ServerConfig(NewIdentities(id)))
 
-	cfg := ClientConfig(store)
+	cfg := HookClientConfig(nil, store)
 	if !cfg.InsecureSkipVerify || cfg.VerifyConnection == nil {
-		t.Fatal("ClientConfig must pair InsecureSkipVerify with a VerifyConnection")
+		t.Fatal("HookClientConfig must pair InsecureSkipVerify with a VerifyConnection")
 	}
 	cfg.ServerName = "server.test"
 	if _, err := handshake(srv.addr(), cfg); err != nil {

@@ -3,6 +3,7 @@ package provider
 import (
 	"crypto/tls"
 	"errors"
+	"github.com/p256tls/p256tls/truststore"
 	"sync/atomic"
 	"testing"
 )
@@ -216,6 +217,10 @@ func TestHookClientConfigWrapsClientCertificates(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := startServer(t, scfg)
+	store, err := truststore.New(ca(t).cert)
+	if err != nil {
+		t.Fatal(err)
+	}
 	byCallback := clientConfig("mtls.test")
 	byCallback.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
 		c := reparsed(t, clientCert)
@@ -224,7 +229,7 @@ func TestHookClientConfigWrapsClientCertificates(t *testing.T) {
 	byList := clientConfig("mtls.test")
 	byList.Certificates = []tls.Certificate{clientCert}
 	for name, cc := range map[string]*tls.Config{"GetClientCertificate": byCallback, "Certificates": byList} {
-		hooked := HookClientConfig(cc, nil)
+		hooked := HookClientConfig(cc, store)
 		if name == "Certificates" && cc.Certificates[0].PrivateKey != clientCert.PrivateKey {
 			t.Fatal("the caller's Certificates were modified")
 		}
@@ -239,7 +244,7 @@ func TestHookClientConfigWrapsClientCertificates(t *testing.T) {
 			}
 		}
 	}
-	if c := HookClientConfig(nil, nil); c == nil || c.GetClientCertificate != nil {
-		t.Fatal("HookClientConfig(nil, nil)")
+	if c := HookClientConfig(nil, store); c == nil || c.GetClientCertificate != nil {
+		t.Fatal("HookClientConfig(nil, store)")
 	}
 }

@@ -65,7 +65,7 @@ func TestDialByIPThroughStore(t *testing.T) {
 
 	stale := HookClientConfig(&tls.Config{ServerName: "server.test"}, store).Clone()
 	stale.ServerName = "127.0.0.2"
-	if _, err := handshake(srv.addr(), stale); !errors.Is(err, truststore.ErrNoServerName) {
+	if _, err := handshake(srv.addr(), stale); !errors.Is(err, ErrNoServerName) {
 		t.Errorf("hooked for server.test, cloned to 127.0.0.2: %v, want ErrNoServerName", err)
 	}
 }

@@ -28,8 +28,8 @@
 // Certificates that arrive at run time (golang.org/x/crypto/acme/autocert,
 // github.com/caddyserver/certmagic, go-spiffe X509-SVIDs, any
 // GetCertificate or GetClientCertificate) get the same checked signing
-// through HookServerConfig(cfg, nil), HookClientConfig(cfg, nil),
-// WrapGetCertificate or WrapGetClientCertificate: a bounded Cache builds
+// through HookServerConfig(cfg, nil), WrapGetCertificate or
+// WrapGetClientCertificate: a bounded Cache builds
 // one signer and table per key, not per certificate or handshake.
 //
 //	cfg, err := provider.HookServerConfig(manager.TLSConfig(), nil) // autocert, certmagic, go-spiffe

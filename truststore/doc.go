@@ -82,10 +82,7 @@
 //
 // # TLS
 //
-// HookClientConfig and ClientConfig make a crypto/tls (or quic-go) client
-// verify servers with a Store; Client and Dialer do the same per connection,
-// with the name bound, and are the way to reach an IP address; HookClientAuth
-// makes a server verify client
-// certificates with one. See HookClientConfig for why pairing
-// InsecureSkipVerify with VerifyConnection is safe.
+// The tls.Config hooks that verify peers with a Store (HookClientConfig,
+// HookClientAuth, Client, Dialer) live in package provider, the one
+// TLS-facing package; this package holds the Store and its verification.
 package truststore

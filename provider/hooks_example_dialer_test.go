@@ -1,4 +1,4 @@
-package truststore_test
+package provider_test
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+
+	"github.com/p256tls/p256tls/provider"
 
 	"github.com/p256tls/p256tls/truststore"
 )
@@ -23,7 +25,7 @@ func ExampleDialer() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	d := &truststore.Dialer{Store: store}
+	d := &provider.Dialer{Store: store}
 	client := &http.Client{Transport: &http.Transport{DialTLSContext: d.DialContext}}
 	defer client.CloseIdleConnections()
 
