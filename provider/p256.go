@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/p256tls/p256tls/internal/signer"
 	"github.com/p256tls/p256tls/sign"
 )
 
@@ -37,7 +38,7 @@ func newCombKey(priv *ecdsa.PrivateKey, label string) (*key, error) {
 		return nil, fmt.Errorf("provider: %w: invalid P-256 key: %w", ErrUnsupportedKey, err)
 	}
 	c := &counters{label: label, algorithm: "P-256", stats: func() Stats {
-		st := s.Stats()
+		st, _ := signer.CountersOf(s)
 		return Stats{Signatures: st.Signatures, Checks: st.Checks, FaultsDetected: st.FaultsDetected}
 	}}
 	k := &key{pub: s.Public(), comb: s, c: c}

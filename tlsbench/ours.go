@@ -11,6 +11,7 @@ import (
 	"crypto/x509"
 	"fmt"
 
+	isigner "github.com/p256tls/p256tls/internal/signer"
 	"github.com/p256tls/p256tls/keytable"
 	"github.com/p256tls/p256tls/provider"
 	"github.com/p256tls/p256tls/sign"
@@ -72,7 +73,7 @@ func (o oursSigner) Sign(digest []byte) ([]byte, error) {
 }
 
 func (o oursSigner) SignUnchecked(digest []byte) ([]byte, error) {
-	return o.s.SignUnchecked(rand.Reader, digest)
+	return isigner.SignUnchecked(o.s, rand.Reader, digest)
 }
 
 // oursTable builds the key's verification table (keytable.New).
