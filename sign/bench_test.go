@@ -137,7 +137,7 @@ func BenchmarkPartCheck(b *testing.B) {
 	r.FillBytes(rb[:])
 	ss.FillBytes(sb[:])
 	for b.Loop() {
-		if !s.table.Verify(d, &rb, &sb) {
+		if !s.table.Verify(d, rb[:], sb[:]) {
 			b.Fatal("does not verify")
 		}
 	}

@@ -4,7 +4,7 @@
 // A Signer computes k·G with the constant-time fixed-base comb of
 // internal/comb, derives its nonces with RFC 6979's HMAC-DRBG (hedged with
 // fresh randomness by default, as draft-irtf-cfrg-det-sigs-with-noise), and
-// verifies each signature against the key's own keytable.Table before
+// verifies each signature against the key's own table (keytable's, at width 7) before
 // returning it. A fault during signing (a glitch, a bit flip, a miscompiled
 // kernel) that produced a wrong r or s would hand an attacker an equation in
 // the private key; Sign never returns such a signature: it returns an error
@@ -29,11 +29,11 @@ import (
 
 	"github.com/p256tls/p256tls/internal/comb"
 	"github.com/p256tls/p256tls/internal/fault"
+	"github.com/p256tls/p256tls/internal/keytab"
 	"github.com/p256tls/p256tls/internal/nonce"
 	"github.com/p256tls/p256tls/internal/point"
 	"github.com/p256tls/p256tls/internal/scalar"
 	"github.com/p256tls/p256tls/internal/signer"
-	"github.com/p256tls/p256tls/keytable"
 )
 
 var (
@@ -62,7 +62,7 @@ type Signer struct {
 	// d is the private scalar in Montgomery form.
 	d             scalar.Scalar
 	pub           *ecdsa.PublicKey
-	table         *keytable.Table
+	table         *keytab.Table
 	deterministic bool
 
 	signatures, checks, faults atomic.Uint64
@@ -141,7 +141,7 @@ func newSigner(priv *ecdsa.PrivateKey, deterministic bool) (*Signer, error) {
 		return nil, ErrKeyMismatch
 	}
 	s.pub = pub
-	if s.table, err = keytable.NewLarge(pub); err != nil {
+	if s.table, err = keytab.New(pub, keytab.WidthLarge); err != nil {
 		return nil, fmt.Errorf("sign: %w", err)
 	}
 	return s, nil
@@ -350,7 +350,7 @@ func (s *Signer) sign(rand io.Reader, digest []byte, h crypto.Hash, check bool) 
 // One inversion serves both k⁻¹ and s⁻¹: with t = e + r·d and
 // u = (k·t)⁻¹, k⁻¹ = t·u, s = k⁻¹·t, and s⁻¹ = k/t = k²·u. The check does
 // not trust s⁻¹: it multiplies it by the s released and refuses anything
-// but 1 (keytable.Table.VerifyInverse).
+// but 1 (keytab.Table.VerifyInverse).
 //
 //p256tls:secret
 func (st *state) core(d *scalar.Scalar, digest []byte) int {
