@@ -2,6 +2,7 @@ package provider
 
 import (
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"github.com/p256tls/p256tls/truststore"
 	"sync/atomic"
@@ -217,7 +218,7 @@ func TestHookClientConfigWrapsClientCertificates(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := startServer(t, scfg)
-	store, err := truststore.New(ca(t).cert)
+	store, err := truststore.New([]*x509.Certificate{ca(t).cert})
 	if err != nil {
 		t.Fatal(err)
 	}

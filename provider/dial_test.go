@@ -2,6 +2,7 @@ package provider
 
 import (
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"io"
 	"net"
@@ -16,7 +17,7 @@ import (
 // the leaf's IP SANs as crypto/tls does, while a hooked Config cloned to an
 // IP address fails closed instead of checking the name it was hooked with.
 func TestDialByIPThroughStore(t *testing.T) {
-	store, err := truststore.New(ca(t).cert)
+	store, err := truststore.New([]*x509.Certificate{ca(t).cert})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestDialByIPThroughStore(t *testing.T) {
 // certificate of the caller's Config through the provider (mutual TLS), as
 // HookClientConfig does; the caller's Config is left as it was.
 func TestDialClientCertificates(t *testing.T) {
-	store, err := truststore.New(ca(t).cert)
+	store, err := truststore.New([]*x509.Certificate{ca(t).cert})
 	if err != nil {
 		t.Fatal(err)
 	}

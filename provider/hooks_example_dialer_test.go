@@ -1,6 +1,7 @@
 package provider_test
 
 import (
+	"crypto/x509"
 	"fmt"
 	"io"
 	"log"
@@ -21,7 +22,7 @@ func ExampleDialer() {
 	}))
 	defer srv.Close()
 
-	store, err := truststore.New(srv.Certificate()) // the anchors to trust
+	store, err := truststore.New([]*x509.Certificate{srv.Certificate()}) // the anchors to trust
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -45,10 +45,10 @@ func newTLSPKI(t *testing.T) *tlsPKI {
 	p.client = leaf("client", 38, x509.ExtKeyUsageClientAuth)
 	p.clientServer = leaf("client-server", 39, x509.ExtKeyUsageServerAuth)
 	var err error
-	if p.store, err = truststore.New(p.root.cert); err != nil {
+	if p.store, err = truststore.New([]*x509.Certificate{p.root.cert}); err != nil {
 		t.Fatal(err)
 	}
-	if p.other, err = truststore.New(otherAnchor(t)); err != nil {
+	if p.other, err = truststore.New([]*x509.Certificate{otherAnchor(t)}); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -95,7 +95,7 @@ func oursVerify(pub *ecdsa.PublicKey, digest, sig []byte) bool {
 // with one p256tls trust store holding the root (provider.HookClientConfig),
 // instead of crypto/x509 with RootCAs; stats reports what the store did.
 func oursClientHook(root *x509.Certificate) (wrap func(*tls.Config) *tls.Config, stats func() string, err error) {
-	store, err := truststore.New(root)
+	store, err := truststore.New([]*x509.Certificate{root})
 	if err != nil {
 		return nil, nil, err
 	}

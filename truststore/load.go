@@ -64,14 +64,11 @@ func (e *LoadError) Error() string {
 
 func (e *LoadError) Unwrap() error { return e.Err }
 
-// New returns a store whose anchors are certs. Nil certificates, ones that
-// x509.ParseCertificate refuses on re-parsing their Raw bytes, and
-// duplicates are skipped and listed by Store.Skipped; no usable certificate
-// at all is an error.
-func New(certs ...*x509.Certificate) (*Store, error) { return NewWithOptions(certs) }
-
-// NewWithOptions is New with options.
-func NewWithOptions(certs []*x509.Certificate, opts ...Option) (*Store, error) {
+// New returns a store whose anchors are certs, configured by opts. Nil
+// certificates, ones that x509.ParseCertificate refuses on re-parsing their
+// Raw bytes, and duplicates are skipped and listed by Store.Skipped; no
+// usable certificate at all is an error (*LoadError). certs is only read.
+func New(certs []*x509.Certificate, opts ...Option) (*Store, error) {
 	l := newLoader(opts)
 	for i, c := range certs {
 		if c == nil {
