@@ -146,7 +146,7 @@ func TestSPIFFEMutualTLS(t *testing.T) {
 	serverSrc := newRotatingSource(t, ca, serverID)
 	clientSrc := newRotatingSource(t, ca, clientID)
 
-	scfg, err := provider.HookServerConfig(tlsconfig.MTLSServerConfig(serverSrc, bundle, tlsconfig.AuthorizeID(clientID)), nil)
+	scfg, err := provider.HookServerConfig(tlsconfig.MTLSServerConfig(serverSrc, bundle, tlsconfig.AuthorizeID(clientID)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestSPIFFEConcurrentRotation(t *testing.T) {
 	bundle := x509bundle.FromX509Authorities(td, []*x509.Certificate{ca.cert})
 	serverSrc := newRotatingSource(t, ca, serverID)
 	clientSrc := newRotatingSource(t, ca, clientID)
-	scfg, err := provider.HookServerConfig(tlsconfig.MTLSServerConfig(serverSrc, bundle, tlsconfig.AuthorizeID(clientID)), nil)
+	scfg, err := provider.HookServerConfig(tlsconfig.MTLSServerConfig(serverSrc, bundle, tlsconfig.AuthorizeID(clientID)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,10 +52,7 @@ func TestHookClientAuthThroughStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srvCfg, err := HookServerConfig(&tls.Config{}, NewIdentities(newIdentity(t, "P-256", "server.test")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srvCfg := ServerConfig(NewIdentities(newIdentity(t, "P-256", "server.test")))
 	srv := startServer(t, HookClientAuth(srvCfg, store))
 
 	client := newIdentity(t, "P-256", "client.test")

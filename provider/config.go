@@ -8,11 +8,6 @@ import (
 	"fmt"
 )
 
-// ErrCallbackSet is returned by HookServerConfig when the configuration
-// already has a callback that the provider would have to replace or that
-// would bypass it. The provider never overwrites a caller's callback.
-var ErrCallbackSet = errors.New("provider: the tls.Config already sets a callback the provider needs")
-
 // ServerConfig returns a new server configuration that serves ids: each
 // handshake chooses its identity with ids.GetCertificate, so reloads take
 // effect on the next handshake. Everything else is crypto/tls's defaults;
@@ -23,14 +18,9 @@ func ServerConfig(ids *Identities) *tls.Config {
 }
 
 // HookServerConfig returns a clone of cfg whose handshakes are signed by the
-// provider; cfg itself is not modified (nil means an empty configuration).
-//
-// With ids != nil, the clone gets GetCertificate = ids.GetCertificate; cfg
-// must not already set GetCertificate or GetConfigForClient (ErrCallbackSet)
-// nor hold Certificates (serve them through ids instead).
-//
-// With ids == nil, the clone keeps every certificate source of cfg and
-// converts each:
+// provider; cfg itself is not modified (nil means an empty configuration,
+// which has nothing to hook). The clone keeps every certificate source of
+// cfg and converts each:
 //   - every entry of cfg.Certificates is replaced by the provider identity
 //     built from it (NewIdentity: P-256 keys get their table, now; other
 //     keys keep their signer), and crypto/tls keeps choosing among them
@@ -45,27 +35,17 @@ func ServerConfig(ids *Identities) *tls.Config {
 //
 // At least one of the three must be set. Callbacks are wrapped, never
 // dropped: the caller's functions are still called for every handshake.
-func HookServerConfig(cfg *tls.Config, ids *Identities) (*tls.Config, error) {
+//
+// To serve Identities from an existing configuration instead, set
+// cfg.GetCertificate = ids.GetCertificate (or start from ServerConfig(ids)).
+func HookServerConfig(cfg *tls.Config) (*tls.Config, error) {
 	if cfg == nil {
 		cfg = &tls.Config{}
 	} else {
 		cfg = cfg.Clone()
 	}
-	if ids != nil {
-		if cfg.GetConfigForClient != nil {
-			return nil, fmt.Errorf("%w: GetConfigForClient is set (the configurations it returns would bypass the identities; pass nil identities to hook them)", ErrCallbackSet)
-		}
-		if cfg.GetCertificate != nil {
-			return nil, fmt.Errorf("%w: GetCertificate is set (return provider identities from it, or pass nil identities to wrap it)", ErrCallbackSet)
-		}
-		if len(cfg.Certificates) > 0 || cfg.NameToCertificate != nil {
-			return nil, errors.New("provider: the tls.Config holds Certificates and identities were given too; serve them all through the Identities, or pass nil identities to convert the Certificates")
-		}
-		cfg.GetCertificate = ids.GetCertificate
-		return cfg, nil
-	}
 	if len(cfg.Certificates) == 0 && cfg.GetCertificate == nil && cfg.GetConfigForClient == nil {
-		return nil, errors.New("provider: nothing to hook: the tls.Config has no Certificates, GetCertificate or GetConfigForClient, and no identities were given")
+		return nil, errors.New("provider: nothing to hook: the tls.Config has no Certificates, GetCertificate or GetConfigForClient")
 	}
 	if err := convertCertificates(cfg); err != nil {
 		return nil, err

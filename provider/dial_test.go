@@ -79,10 +79,7 @@ func TestDialClientCertificates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srvCfg, err := HookServerConfig(&tls.Config{}, NewIdentities(newIdentity(t, "P-256", "server.test")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srvCfg := ServerConfig(NewIdentities(newIdentity(t, "P-256", "server.test")))
 	srv := startServer(t, HookClientAuth(srvCfg, store))
 	raw := ca(t).issue(t, newKey(t, "P-256"), "client.test") // a plain *ecdsa.PrivateKey
 	cfg := &tls.Config{Certificates: []tls.Certificate{raw}}

@@ -28,11 +28,11 @@
 // Certificates that arrive at run time (golang.org/x/crypto/acme/autocert,
 // github.com/caddyserver/certmagic, go-spiffe X509-SVIDs, any
 // GetCertificate or GetClientCertificate) get the same checked signing
-// through HookServerConfig(cfg, nil), WrapGetCertificate or
+// through HookServerConfig(cfg), WrapGetCertificate or
 // WrapGetClientCertificate: a bounded Cache builds
 // one signer and table per key, not per certificate or handshake.
 //
-//	cfg, err := provider.HookServerConfig(manager.TLSConfig(), nil) // autocert, certmagic, go-spiffe
+//	cfg, err := provider.HookServerConfig(manager.TLSConfig()) // autocert, certmagic, go-spiffe
 //
 // Counters (Stats) are kept per key and summed per Identities and for the
 // process (TotalStats). Importing the package has no side effects; publish
