@@ -8,6 +8,16 @@ import (
 	"fmt"
 )
 
+var (
+	// ErrNothingToHook is HookServerConfig's error for a configuration
+	// with no Certificates, GetCertificate or GetConfigForClient.
+	ErrNothingToHook = errors.New("provider: nothing to hook: the tls.Config has no Certificates, GetCertificate or GetConfigForClient")
+	// ErrUnlistedCertificate is wrapped by HookServerConfig's error for a
+	// NameToCertificate entry that is not one of Certificates: serving it
+	// would bypass the provider.
+	ErrUnlistedCertificate = errors.New("provider: a NameToCertificate entry is not one of Certificates (it would bypass the provider)")
+)
+
 // ServerConfig returns a new server configuration that serves ids: each
 // handshake chooses its identity with ids.GetCertificate, so reloads take
 // effect on the next handshake. Everything else is crypto/tls's defaults;
@@ -33,8 +43,11 @@ func ServerConfig(ids *Identities) *tls.Config {
 //     NameToCertificate) go through DefaultCache and whose GetCertificate
 //     is wrapped; the returned configuration itself is not modified.
 //
-// At least one of the three must be set. Callbacks are wrapped, never
-// dropped: the caller's functions are still called for every handshake.
+// At least one of the three must be set (else ErrNothingToHook); a
+// NameToCertificate entry that is not one of Certificates is an error
+// wrapping ErrUnlistedCertificate, and a certificate NewIdentity refuses an
+// error wrapping NewIdentity's. Callbacks are wrapped, never dropped: the
+// caller's functions are still called for every handshake.
 //
 // To serve Identities from an existing configuration instead, set
 // cfg.GetCertificate = ids.GetCertificate (or start from ServerConfig(ids)).
@@ -45,7 +58,7 @@ func HookServerConfig(cfg *tls.Config) (*tls.Config, error) {
 		cfg = cfg.Clone()
 	}
 	if len(cfg.Certificates) == 0 && cfg.GetCertificate == nil && cfg.GetConfigForClient == nil {
-		return nil, errors.New("provider: nothing to hook: the tls.Config has no Certificates, GetCertificate or GetConfigForClient")
+		return nil, ErrNothingToHook
 	}
 	if err := convertCertificates(cfg); err != nil {
 		return nil, err
@@ -84,7 +97,7 @@ func convertCertificates(cfg *tls.Config) error {
 		for name, c := range cfg.NameToCertificate {
 			i := indexOfCertificate(old, c)
 			if i < 0 {
-				return fmt.Errorf("provider: NameToCertificate[%q] is not one of Certificates; it would bypass the provider", name)
+				return fmt.Errorf("%w: NameToCertificate[%q]", ErrUnlistedCertificate, name)
 			}
 			remapped[name] = &converted[i]
 		}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 )
@@ -55,7 +56,8 @@ func (e *LoadError) Error() string {
 	if e.Path != "" {
 		msg += " " + e.Path
 	}
-	msg += ": " + e.Err.Error()
+	// Err's own "truststore: " (ErrNoCertificates) is not repeated.
+	msg += ": " + strings.TrimPrefix(e.Err.Error(), "truststore: ")
 	if n := len(e.Skipped); n > 0 {
 		msg += fmt.Sprintf(" (%d entries skipped; first: %s)", n, e.Skipped[0])
 	}
