@@ -12,7 +12,20 @@
 // the counts in its Stats).
 //
 // A Signer is safe for concurrent use. Signing allocates only the returned
-// signature.
+// signature. A key in PKCS #8 or SEC 1 DER is parsed with crypto/x509
+// (x509.ParsePKCS8PrivateKey, x509.ParseECPrivateKey) and handed to New.
+//
+// Exported identifiers, and why each exists:
+//
+//   - New: a hedged Signer, the one a server uses (provider's identities).
+//   - NewDeterministic: RFC 6979 signatures, byte for byte crypto/ecdsa's,
+//     for callers that need reproducible signatures (tests, protocols).
+//   - Signer, Signer.Public, Signer.Sign: a crypto.Signer, so it goes
+//     wherever one does (tls.Certificate.PrivateKey, x509.CreateCertificate).
+//   - ErrFaultDetected: a withheld signature (errors.Is); the one error a
+//     caller may want to alert on.
+//   - ErrCurve, ErrPrivateKey, ErrKeyMismatch: why New refused a key.
+//   - ErrHash, ErrDigestLength: why a deterministic Signer refused a digest.
 package sign
 
 import (
