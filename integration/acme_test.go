@@ -155,7 +155,7 @@ func TestAutocertPebble(t *testing.T) {
 		}
 		cfg := m.TLSConfig()
 		cfg.GetCertificate = challenges.observe(cfg.GetCertificate)
-		hooked, err := provider.HookServerConfig(cfg, nil) // the one line
+		hooked, err := provider.HookServerConfig(cfg) // the one line
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,7 +275,7 @@ func TestCertmagicPebble(t *testing.T) {
 	if err := magic.ManageSync(ctx, []string{name}); err != nil {
 		t.Fatal(err)
 	}
-	hooked, err := provider.HookServerConfig(magic.TLSConfig(), nil) // the one line
+	hooked, err := provider.HookServerConfig(magic.TLSConfig()) // the one line
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func Example_autocert() {
 		HostPolicy: autocert.HostWhitelist("example.com"),
 		Cache:      autocert.DirCache("/var/lib/acme"),
 	}
-	cfg, err := provider.HookServerConfig(m.TLSConfig(), nil) // the one line
+	cfg, err := provider.HookServerConfig(m.TLSConfig()) // the one line
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -146,11 +146,11 @@ func TestSPIFFEMutualTLS(t *testing.T) {
 	serverSrc := newRotatingSource(t, ca, serverID)
 	clientSrc := newRotatingSource(t, ca, clientID)
 
-	scfg, err := provider.HookServerConfig(tlsconfig.MTLSServerConfig(serverSrc, bundle, tlsconfig.AuthorizeID(clientID)), nil)
+	scfg, err := provider.HookServerConfig(tlsconfig.MTLSServerConfig(serverSrc, bundle, tlsconfig.AuthorizeID(clientID)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ccfg := provider.HookClientConfig(tlsconfig.MTLSClientConfig(clientSrc, bundle, tlsconfig.AuthorizeID(serverID)), nil)
+	ccfg := signedClient(tlsconfig.MTLSClientConfig(clientSrc, bundle, tlsconfig.AuthorizeID(serverID)))
 	srv := startServer(t, nil, scfg)
 
 	const rotations, perKey = 4, 6
@@ -200,11 +200,11 @@ func TestSPIFFEMutualTLS(t *testing.T) {
 	// A client that is not authorized is refused: the hooked configuration
 	// still runs go-spiffe's verification.
 	other := newRotatingSource(t, ca, spiffeid.RequireFromPath(td, "/intruder"))
-	intruder := provider.HookClientConfig(tlsconfig.MTLSClientConfig(other, bundle, tlsconfig.AuthorizeID(serverID)), nil)
+	intruder := signedClient(tlsconfig.MTLSClientConfig(other, bundle, tlsconfig.AuthorizeID(serverID)))
 	if _, err := handshake(srv.addr(), intruder); err == nil {
 		t.Fatal("an unauthorized SPIFFE ID was accepted")
 	}
-	wrongServer := provider.HookClientConfig(tlsconfig.MTLSClientConfig(clientSrc, bundle, tlsconfig.AuthorizeID(clientID)), nil)
+	wrongServer := signedClient(tlsconfig.MTLSClientConfig(clientSrc, bundle, tlsconfig.AuthorizeID(clientID)))
 	if _, err := handshake(srv.addr(), wrongServer); err == nil {
 		t.Fatal("the client accepted a server it does not authorize")
 	}
@@ -221,11 +221,11 @@ func TestSPIFFEConcurrentRotation(t *testing.T) {
 	bundle := x509bundle.FromX509Authorities(td, []*x509.Certificate{ca.cert})
 	serverSrc := newRotatingSource(t, ca, serverID)
 	clientSrc := newRotatingSource(t, ca, clientID)
-	scfg, err := provider.HookServerConfig(tlsconfig.MTLSServerConfig(serverSrc, bundle, tlsconfig.AuthorizeID(clientID)), nil)
+	scfg, err := provider.HookServerConfig(tlsconfig.MTLSServerConfig(serverSrc, bundle, tlsconfig.AuthorizeID(clientID)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ccfg := provider.HookClientConfig(tlsconfig.MTLSClientConfig(clientSrc, bundle, tlsconfig.AuthorizeID(serverID)), nil)
+	ccfg := signedClient(tlsconfig.MTLSClientConfig(clientSrc, bundle, tlsconfig.AuthorizeID(serverID)))
 	srv := startServer(t, nil, scfg)
 
 	const clients, each, rotations = 8, 25, 10
@@ -275,4 +275,11 @@ func TestSPIFFEConcurrentRotation(t *testing.T) {
 		t.Fatalf("cache moved by %+v (at most %d keys were served)", d.cache, 2*(rotations+1))
 	}
 	t.Logf("%d mutual handshakes during %d rotations: cache %+v", n, rotations, d.cache)
+}
+
+// signedClient makes cfg, a go-spiffe client configuration, sign its SVIDs
+// through the provider while go-spiffe's own verification stays in force.
+func signedClient(cfg *tls.Config) *tls.Config {
+	cfg.GetClientCertificate = provider.WrapGetClientCertificate(cfg.GetClientCertificate)
+	return cfg
 }

@@ -77,7 +77,7 @@ func BenchmarkCacheLookup(b *testing.B) {
 }
 
 // BenchmarkCacheBuild is the one-time cost of a new key: its checked signer
-// and table (sign.New with keytable.NewLarge), which the first handshakes
+// and table (sign.New with internal/keytab at width 7), which the first handshakes
 // with that key wait for.
 func BenchmarkCacheBuild(b *testing.B) {
 	var certs []tls.Certificate

@@ -3,51 +3,109 @@ package provider
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"time"
 
 	"github.com/p256tls/p256tls/truststore"
 )
 
-// ClientConfig returns a new client configuration that verifies servers'
-// chains with store: see HookClientConfig.
-func ClientConfig(store *truststore.Store) *tls.Config {
-	return truststore.ClientConfig(store)
-}
+// Why InsecureSkipVerify is safe here. crypto/tls has exactly one switch
+// that replaces its own chain verification: InsecureSkipVerify (on a client;
+// ClientAuth RequireAnyClientCert on a server). Setting it alone would accept
+// any certificate, so the hooks never set it without also installing a
+// VerifyConnection that runs truststore.Store.Verify. crypto/tls calls VerifyConnection
+// after every handshake, full or resumed, before the connection is usable,
+// and a non-nil error aborts the handshake with a bad_certificate alert. The
+// peer's CertificateVerify signature is still checked by crypto/tls itself
+// under the leaf's key, so the leaf that Store.Verify checks is the key the
+// peer proved it holds. The client hook refuses a connection whose server
+// name it cannot see, so the hostname is always checked; on a resumed
+// connection the chain from the session is verified again, so expiry and
+// hostname are re-checked as well.
+//
+// Which name. crypto/tls verifies the server against the ServerName of the
+// Config the connection was made with. Inside VerifyConnection that Config
+// is out of reach: the callback is shared by every Clone of the hooked
+// Config, and ConnectionState.ServerName is the SNI value, which crypto/tls
+// leaves empty for an IP address (bracketed, with a zone or not). A name
+// remembered when hooking is therefore no evidence of the name dialed (a
+// per-host dialer clones the Config and sets ServerName to each address), so
+// HookClientConfig checks ConnectionState.ServerName or nothing. Client and
+// Dialer hook a private clone per connection, whose closure holds the one
+// name that connection is for.
 
-// HookClientConfig returns a clone of cfg (nil means an empty configuration)
-// whose client certificates (mutual TLS) sign through the provider and,
-// when store is not nil, that verifies the server's chain with store
-// instead of RootCAs, on full and resumed handshakes alike, always checking
-// the connection's server name for ServerAuth usage.
+var (
+	// ErrNoServerName is the handshake error of a hooked client Config
+	// whose connection has no server name VerifyConnection can see: the
+	// Config's ServerName was empty or an IP address. Test for it with
+	// errors.Is.
+	ErrNoServerName = errors.New("provider: no server name to verify the server certificate against " +
+		"(crypto/tls does not report an empty or IP-address ServerName to VerifyConnection); " +
+		"connect with provider.Client or provider.Dialer, which bind the name to the connection, or use a DNS name")
+	// ErrNilStore is the handshake error of a Config hooked with a nil
+	// *truststore.Store (HookClientConfig, HookClientAuth, Client, Dialer):
+	// such a Config refuses every peer instead of panicking or falling back
+	// to crypto/tls's own roots.
+	ErrNilStore     = errors.New("provider: the client or server Config was hooked with a nil truststore.Store; it refuses every handshake")
+	errNoPeerCert   = errors.New("provider: the peer sent no certificate")
+	errNilContext   = errors.New("provider: Dialer.DialContext with a nil Context")
+	errHookedConfig = errors.New("provider: Client and Dialer take the application's Config, not one returned by HookClientConfig")
+)
+
+// HookClientConfig returns a clone of cfg (a new Config when cfg is nil)
+// whose client certificates (mutual TLS) sign through the provider and that
+// verifies the server's chain with store instead of RootCAs.
 //
 // Client certificates: every entry of cfg.Certificates goes through
 // DefaultCache now (P-256 keys get their checked signer; any other
 // certificate stays as it is), and cfg.GetClientCertificate is wrapped with
-// WrapGetClientCertificate. With store == nil nothing else changes: the
-// configuration's own verification (RootCAs, or a VerifyPeerCertificate
-// such as go-spiffe's) stays in force.
+// WrapGetClientCertificate. A client that keeps crypto/tls's own
+// verification (RootCAs, or a VerifyPeerCertificate such as go-spiffe's)
+// and only wants its certificate signed by the provider sets
+// cfg.GetClientCertificate = WrapGetClientCertificate(cfg.GetClientCertificate)
+// itself instead.
 //
-// Verification: it sets InsecureSkipVerify, and only ever together with a
-// VerifyConnection that runs store.Verify: crypto/tls then skips its own
-// chain verification but calls VerifyConnection on every handshake, resumed
-// ones included, and fails the handshake when it returns an error. The pair
-// therefore verifies exactly as much as crypto/tls would, with
-// crypto/x509's answer as the authority (see truststore.Store.Verify). A
-// caller's own VerifyConnection and VerifyPeerCertificate are kept and run
-// after a successful verification. The details are
-// truststore.HookClientConfig's. The name checked is the connection's own:
-// an empty or IP-address ServerName fails the handshake with
-// truststore.ErrNoServerName; use Client or Dialer (which bind the name to
-// each connection) for IP addresses.
+// Verification: it sets InsecureSkipVerify together with a VerifyConnection
+// that runs store.Verify with the connection's server name and ServerAuth
+// usage at cfg.Time (or now), on full and resumed handshakes alike. cfg.Time
+// is read when hooking: set it on cfg, not on the returned Config. A nil
+// store gives a Config whose every handshake fails with ErrNilStore.
+//
+// The name checked is always the one the connection was made for, read
+// from ConnectionState.ServerName at each handshake, so the returned Config
+// may be cloned and its ServerName changed (tls.Dial and tls.Dialer fill
+// an empty one from the address). crypto/tls reports no name there when
+// ServerName is empty or an IP address ("192.0.2.1", "::1", "[::1]",
+// "fe80::1%eth0"), and the name at hooking time proves nothing about a
+// clone's, so such a handshake fails with ErrNoServerName (test it with
+// errors.Is); the hook never checks a name it was not given for the
+// connection. To connect to an IP address, use Client (over a connection
+// you dialed) or Dialer, which hook each connection with its own name;
+// QUIC clients must use a DNS name. One spelling differs from crypto/tls:
+// for a name that ends in two or more dots, which crypto/x509 matches only
+// literally, the name checked is the SNI value, which has them removed.
+//
+// Callbacks already in cfg are kept, never overwritten: the caller's
+// VerifyConnection runs after a successful verification, with
+// ConnectionState.VerifiedChains set to the store's chains; the caller's
+// VerifyPeerCertificate runs, on full handshakes, with the chains the store
+// verified without a host name (that callback cannot see the name; the
+// hostname is checked by VerifyConnection, which runs after it and on every
+// handshake). RootCAs is ignored. The application's own
+// ConnectionState().VerifiedChains stays empty, as with any
+// InsecureSkipVerify configuration.
 func HookClientConfig(cfg *tls.Config, store *truststore.Store) *tls.Config {
 	c := hookClientCertificates(cfg)
 	if store == nil {
-		return c
+		return refuseClient(c, ErrNilStore)
 	}
-	return truststore.HookClientConfig(c, store)
+	return hookClient(c, store, false)
 }
 
-// hookClientCertificates returns a clone of cfg whose Certificates and
-// GetClientCertificate sign through DefaultCache.
+// hookClientCertificates returns a clone of cfg (a new Config when cfg is
+// nil) whose Certificates and GetClientCertificate sign through
+// DefaultCache.
 func hookClientCertificates(cfg *tls.Config) *tls.Config {
 	if cfg == nil {
 		return &tls.Config{}
@@ -64,10 +122,200 @@ func hookClientCertificates(cfg *tls.Config) *tls.Config {
 	return c
 }
 
-// HookClientAuth returns a clone of cfg for a server that verifies client
-// certificates (mutual TLS) with store, for ClientAuth usage, on full and
-// resumed handshakes. The details are truststore.HookClientAuth's. Combine it
-// with HookServerConfig to serve provider identities as well.
+// refuseClient makes c, a private clone, fail every handshake with err
+// before any caller callback runs.
+func refuseClient(c *tls.Config, err error) *tls.Config {
+	c.InsecureSkipVerify = true
+	c.VerifyPeerCertificate = nil
+	c.VerifyConnection = func(tls.ConnectionState) error { return err }
+	return c
+}
+
+// hookClient hooks c, already a clone. With bound, every handshake is
+// checked against c.ServerName as it is now (c must then serve exactly one
+// connection); without, against ConnectionState.ServerName.
+func hookClient(c *tls.Config, s *truststore.Store, bound bool) *tls.Config {
+	c.InsecureSkipVerify = true
+	userVPC, userVC, timeFn := c.VerifyPeerCertificate, c.VerifyConnection, c.Time
+	// Unbound, nothing of c.ServerName is kept: a Clone shares the
+	// callbacks but not the name.
+	boundName := ""
+	if bound {
+		boundName = c.ServerName
+	}
+	if userVPC != nil {
+		// VerifyPeerCertificate cannot see the connection: unless the name
+		// is bound, verify without one (VerifyConnection checks it next).
+		c.VerifyPeerCertificate = func(raw [][]byte, _ [][]*x509.Certificate) error {
+			certs, err := parseRaw(raw)
+			if err != nil {
+				return err
+			}
+			chains, err := s.Verify(certs, truststore.VerifyOptions{DNSName: boundName, CurrentTime: now(timeFn)})
+			if err != nil {
+				return &tls.CertificateVerificationError{UnverifiedCertificates: certs, Err: err}
+			}
+			return userVPC(raw, chains)
+		}
+	}
+	c.VerifyConnection = clientVerifier(s, boundName, userVC, timeFn)
+	return c
+}
+
+// clientVerifier is the client's VerifyConnection, checking boundName when
+// it is set and the connection's ServerName otherwise; see hookClient. Not
+// inlined, so that every closure it returns has the code clientVerifierPC
+// names.
+//
+//go:noinline
+func clientVerifier(s *truststore.Store, boundName string, userVC func(tls.ConnectionState) error, timeFn func() time.Time) func(tls.ConnectionState) error {
+	return func(cs tls.ConnectionState) error {
+		if len(cs.PeerCertificates) == 0 {
+			return errNoPeerCert
+		}
+		// The bound name as crypto/tls verifies it: c.ServerName as set,
+		// not the SNI form in cs.ServerName.
+		name := cs.ServerName
+		if boundName != "" {
+			name = boundName
+		}
+		if name == "" {
+			return ErrNoServerName
+		}
+		chains, err := s.Verify(cs.PeerCertificates, truststore.VerifyOptions{
+			DNSName:     name,
+			KeyUsages:   []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+			CurrentTime: now(timeFn),
+		})
+		if err != nil {
+			return &tls.CertificateVerificationError{UnverifiedCertificates: cs.PeerCertificates, Err: err}
+		}
+		if userVC != nil {
+			cs.VerifiedChains = chains
+			return userVC(cs)
+		}
+		return nil
+	}
+}
+
+// HookClientAuth returns a clone of cfg (a new Config when cfg is nil) for a
+// server that verifies client certificates (mutual TLS) with store, for
+// ClientAuth usage, on full and resumed handshakes. Combine it with
+// HookServerConfig or ServerConfig to serve provider identities as well. A
+// nil store gives a Config whose every handshake fails with ErrNilStore.
+//
+// A cfg.ClientAuth of VerifyClientCertIfGiven or RequestClientCert makes the
+// certificate optional (verified when sent); any other value requires one.
+// crypto/tls's own verification is replaced by RequireAnyClientCert (or
+// RequestClientCert) plus a VerifyConnection running s.Verify. ClientCAs, if
+// nil, becomes the store's anchors, so the CertificateRequest names them.
+// The caller's VerifyConnection and VerifyPeerCertificate are kept and run
+// after a successful verification with the store's chains, and configs
+// returned by the caller's GetConfigForClient are hooked the same way.
 func HookClientAuth(cfg *tls.Config, store *truststore.Store) *tls.Config {
-	return truststore.HookClientAuth(cfg, store)
+	c := hookServer(cloneConfig(cfg), store)
+	if get := c.GetConfigForClient; get != nil {
+		c.GetConfigForClient = func(hello *tls.ClientHelloInfo) (*tls.Config, error) {
+			sub, err := get(hello)
+			if sub == nil || err != nil {
+				return sub, err
+			}
+			sub = sub.Clone()
+			sub.GetConfigForClient = nil
+			return hookServer(sub, store), nil
+		}
+	}
+	return c
+}
+
+// hookServer hooks c, already a clone, to verify client certificates with
+// s; a nil s makes every handshake fail with ErrNilStore.
+func hookServer(c *tls.Config, s *truststore.Store) *tls.Config {
+	if s == nil {
+		c.ClientAuth = tls.RequestClientCert // no verification by crypto/tls: the refusal below is the error
+		c.VerifyPeerCertificate = nil
+		c.VerifyConnection = func(tls.ConnectionState) error { return ErrNilStore }
+		return c
+	}
+	optional := c.ClientAuth == tls.VerifyClientCertIfGiven || c.ClientAuth == tls.RequestClientCert
+	if optional {
+		c.ClientAuth = tls.RequestClientCert
+	} else {
+		c.ClientAuth = tls.RequireAnyClientCert
+	}
+	if c.ClientCAs == nil {
+		c.ClientCAs = s.CertPool()
+	}
+	userVPC, userVC, timeFn := c.VerifyPeerCertificate, c.VerifyConnection, c.Time
+	opts := func() truststore.VerifyOptions {
+		return truststore.VerifyOptions{KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}, CurrentTime: now(timeFn)}
+	}
+	if userVPC != nil {
+		c.VerifyPeerCertificate = func(raw [][]byte, _ [][]*x509.Certificate) error {
+			if len(raw) == 0 {
+				if optional {
+					return userVPC(raw, nil)
+				}
+				return errNoPeerCert
+			}
+			certs, err := parseRaw(raw)
+			if err != nil {
+				return err
+			}
+			chains, err := s.Verify(certs, opts())
+			if err != nil {
+				return &tls.CertificateVerificationError{UnverifiedCertificates: certs, Err: err}
+			}
+			return userVPC(raw, chains)
+		}
+	}
+	c.VerifyConnection = func(cs tls.ConnectionState) error {
+		var chains [][]*x509.Certificate
+		if len(cs.PeerCertificates) == 0 {
+			if !optional {
+				return errNoPeerCert
+			}
+		} else {
+			var err error
+			chains, err = s.Verify(cs.PeerCertificates, opts())
+			if err != nil {
+				return &tls.CertificateVerificationError{UnverifiedCertificates: cs.PeerCertificates, Err: err}
+			}
+		}
+		if userVC != nil {
+			cs.VerifiedChains = chains
+			return userVC(cs)
+		}
+		return nil
+	}
+	return c
+}
+
+func cloneConfig(cfg *tls.Config) *tls.Config {
+	if cfg == nil {
+		return &tls.Config{}
+	}
+	return cfg.Clone()
+}
+
+func now(timeFn func() time.Time) time.Time {
+	if timeFn != nil {
+		return timeFn()
+	}
+	return time.Now()
+}
+
+func parseRaw(raw [][]byte) ([]*x509.Certificate, error) {
+	if len(raw) == 0 {
+		return nil, errNoPeerCert
+	}
+	certs := make([]*x509.Certificate, len(raw))
+	for i, der := range raw {
+		c, err := x509.ParseCertificate(der)
+		if err != nil {
+			return nil, err
+		}
+		certs[i] = c
+	}
+	return certs, nil
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"crypto/tls"
+	"crypto/x509"
 	"testing"
 
 	"github.com/p256tls/p256tls/truststore"
@@ -11,16 +12,16 @@ import (
 // identity and a provider client whose chains are verified by a trust store,
 // and shows that a wrong name and an unknown anchor fail the handshake.
 func TestClientConfigThroughStore(t *testing.T) {
-	store, err := truststore.New(ca(t).cert)
+	store, err := truststore.New([]*x509.Certificate{ca(t).cert})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := newIdentity(t, "P-256", "server.test")
 	srv := startServer(t, ServerConfig(NewIdentities(id)))
 
-	cfg := ClientConfig(store)
+	cfg := HookClientConfig(nil, store)
 	if !cfg.InsecureSkipVerify || cfg.VerifyConnection == nil {
-		t.Fatal("ClientConfig must pair InsecureSkipVerify with a VerifyConnection")
+		t.Fatal("HookClientConfig must pair InsecureSkipVerify with a VerifyConnection")
 	}
 	cfg.ServerName = "server.test"
 	if _, err := handshake(srv.addr(), cfg); err != nil {
@@ -34,7 +35,7 @@ func TestClientConfigThroughStore(t *testing.T) {
 
 	// An unrelated anchor: the server's chain must be refused.
 	other := newIdentity(t, "P-256", "x.test")
-	otherStore, err := truststore.New(other.Leaf)
+	otherStore, err := truststore.New([]*x509.Certificate{other.Leaf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,14 +48,11 @@ func TestClientConfigThroughStore(t *testing.T) {
 // TestHookClientAuthThroughStore: a mutual-TLS server verifies the client's
 // provider identity through the store, and refuses a client without one.
 func TestHookClientAuthThroughStore(t *testing.T) {
-	store, err := truststore.New(ca(t).cert)
+	store, err := truststore.New([]*x509.Certificate{ca(t).cert})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srvCfg, err := HookServerConfig(&tls.Config{}, NewIdentities(newIdentity(t, "P-256", "server.test")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srvCfg := ServerConfig(NewIdentities(newIdentity(t, "P-256", "server.test")))
 	srv := startServer(t, HookClientAuth(srvCfg, store))
 
 	client := newIdentity(t, "P-256", "client.test")

@@ -8,10 +8,15 @@ import (
 	"fmt"
 )
 
-// ErrCallbackSet is returned by HookServerConfig when the configuration
-// already has a callback that the provider would have to replace or that
-// would bypass it. The provider never overwrites a caller's callback.
-var ErrCallbackSet = errors.New("provider: the tls.Config already sets a callback the provider needs")
+var (
+	// ErrNothingToHook is HookServerConfig's error for a configuration
+	// with no Certificates, GetCertificate or GetConfigForClient.
+	ErrNothingToHook = errors.New("provider: nothing to hook: the tls.Config has no Certificates, GetCertificate or GetConfigForClient")
+	// ErrUnlistedCertificate is wrapped by HookServerConfig's error for a
+	// NameToCertificate entry that is not one of Certificates: serving it
+	// would bypass the provider.
+	ErrUnlistedCertificate = errors.New("provider: a NameToCertificate entry is not one of Certificates (it would bypass the provider)")
+)
 
 // ServerConfig returns a new server configuration that serves ids: each
 // handshake chooses its identity with ids.GetCertificate, so reloads take
@@ -23,14 +28,9 @@ func ServerConfig(ids *Identities) *tls.Config {
 }
 
 // HookServerConfig returns a clone of cfg whose handshakes are signed by the
-// provider; cfg itself is not modified (nil means an empty configuration).
-//
-// With ids != nil, the clone gets GetCertificate = ids.GetCertificate; cfg
-// must not already set GetCertificate or GetConfigForClient (ErrCallbackSet)
-// nor hold Certificates (serve them through ids instead).
-//
-// With ids == nil, the clone keeps every certificate source of cfg and
-// converts each:
+// provider; cfg itself is not modified (nil means an empty configuration,
+// which has nothing to hook). The clone keeps every certificate source of
+// cfg and converts each:
 //   - every entry of cfg.Certificates is replaced by the provider identity
 //     built from it (NewIdentity: P-256 keys get their table, now; other
 //     keys keep their signer), and crypto/tls keeps choosing among them
@@ -43,29 +43,22 @@ func ServerConfig(ids *Identities) *tls.Config {
 //     NameToCertificate) go through DefaultCache and whose GetCertificate
 //     is wrapped; the returned configuration itself is not modified.
 //
-// At least one of the three must be set. Callbacks are wrapped, never
-// dropped: the caller's functions are still called for every handshake.
-func HookServerConfig(cfg *tls.Config, ids *Identities) (*tls.Config, error) {
+// At least one of the three must be set (else ErrNothingToHook); a
+// NameToCertificate entry that is not one of Certificates is an error
+// wrapping ErrUnlistedCertificate, and a certificate NewIdentity refuses an
+// error wrapping NewIdentity's. Callbacks are wrapped, never dropped: the
+// caller's functions are still called for every handshake.
+//
+// To serve Identities from an existing configuration instead, set
+// cfg.GetCertificate = ids.GetCertificate (or start from ServerConfig(ids)).
+func HookServerConfig(cfg *tls.Config) (*tls.Config, error) {
 	if cfg == nil {
 		cfg = &tls.Config{}
 	} else {
 		cfg = cfg.Clone()
 	}
-	if ids != nil {
-		if cfg.GetConfigForClient != nil {
-			return nil, fmt.Errorf("%w: GetConfigForClient is set (the configurations it returns would bypass the identities; pass nil identities to hook them)", ErrCallbackSet)
-		}
-		if cfg.GetCertificate != nil {
-			return nil, fmt.Errorf("%w: GetCertificate is set (return provider identities from it, or pass nil identities to wrap it)", ErrCallbackSet)
-		}
-		if len(cfg.Certificates) > 0 || cfg.NameToCertificate != nil {
-			return nil, errors.New("provider: the tls.Config holds Certificates and identities were given too; serve them all through the Identities, or pass nil identities to convert the Certificates")
-		}
-		cfg.GetCertificate = ids.GetCertificate
-		return cfg, nil
-	}
 	if len(cfg.Certificates) == 0 && cfg.GetCertificate == nil && cfg.GetConfigForClient == nil {
-		return nil, errors.New("provider: nothing to hook: the tls.Config has no Certificates, GetCertificate or GetConfigForClient, and no identities were given")
+		return nil, ErrNothingToHook
 	}
 	if err := convertCertificates(cfg); err != nil {
 		return nil, err
@@ -104,7 +97,7 @@ func convertCertificates(cfg *tls.Config) error {
 		for name, c := range cfg.NameToCertificate {
 			i := indexOfCertificate(old, c)
 			if i < 0 {
-				return fmt.Errorf("provider: NameToCertificate[%q] is not one of Certificates; it would bypass the provider", name)
+				return fmt.Errorf("%w: NameToCertificate[%q]", ErrUnlistedCertificate, name)
 			}
 			remapped[name] = &converted[i]
 		}

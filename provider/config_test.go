@@ -2,7 +2,9 @@ package provider
 
 import (
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
+	"github.com/p256tls/p256tls/truststore"
 	"sync/atomic"
 	"testing"
 )
@@ -19,7 +21,7 @@ func TestHookServerConfigConvertsCertificates(t *testing.T) {
 		"one.test": &orig.Certificates[0],
 		"two.test": &orig.Certificates[1],
 	}
-	hooked, err := HookServerConfig(orig, nil)
+	hooked, err := HookServerConfig(orig)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func TestHookServerConfigConvertsCertificates(t *testing.T) {
 	}
 
 	// Hooking an already hooked configuration shares the keys.
-	again, err := HookServerConfig(hooked, nil)
+	again, err := HookServerConfig(hooked)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,56 +73,28 @@ func TestHookServerConfigConvertsCertificates(t *testing.T) {
 	}
 }
 
-func TestHookServerConfigWithIdentities(t *testing.T) {
-	ids := NewIdentities(newIdentity(t, "P-256", "localhost"))
-	base := &tls.Config{NextProtos: []string{"x"}}
-	cfg, err := HookServerConfig(base, ids)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if base.GetCertificate != nil {
-		t.Fatal("the caller's configuration was modified")
-	}
-	srv := startServer(t, cfg)
-	if _, err := handshake(srv.addr(), clientConfig("localhost")); err != nil {
-		t.Fatal(err)
-	}
-	// nil configuration.
-	if cfg, err := HookServerConfig(nil, ids); err != nil || cfg.GetCertificate == nil {
-		t.Fatalf("nil config: %v", err)
-	}
-}
-
+// TestHookServerConfigRefusesConflicts: HookServerConfig refuses a
+// configuration with nothing to hook and a certificate whose key does not
+// match, and leaves the caller's callbacks in place.
 func TestHookServerConfigRefusesConflicts(t *testing.T) {
-	ids := NewIdentities(newIdentity(t, "P-256", "localhost"))
 	cert := ca(t).issue(t, newKey(t, "P-256"), "localhost")
-	getCert := func(*tls.ClientHelloInfo) (*tls.Certificate, error) { return nil, nil }
-	getCfg := func(*tls.ClientHelloInfo) (*tls.Config, error) { return nil, nil }
 	cases := []struct {
 		name string
 		cfg  *tls.Config
-		ids  *Identities
 		want error
 	}{
-		{"GetCertificate+ids", &tls.Config{GetCertificate: getCert}, ids, ErrCallbackSet},
-		{"GetConfigForClient+ids", &tls.Config{GetConfigForClient: getCfg}, ids, ErrCallbackSet},
-		{"Certificates+ids", &tls.Config{Certificates: []tls.Certificate{cert}}, ids, nil},
-		{"nothing", &tls.Config{}, nil, nil},
-		{"bad certificate", &tls.Config{Certificates: []tls.Certificate{{Certificate: cert.Certificate, PrivateKey: newKey(t, "P-256")}}}, nil, ErrKeyMismatch},
+		{"nil", nil, nil},
+		{"nothing", &tls.Config{}, nil},
+		{"bad certificate", &tls.Config{Certificates: []tls.Certificate{{Certificate: cert.Certificate, PrivateKey: newKey(t, "P-256")}}}, ErrKeyMismatch},
 	}
 	for _, c := range cases {
-		got, err := HookServerConfig(c.cfg, c.ids)
+		got, err := HookServerConfig(c.cfg)
 		if err == nil {
 			t.Errorf("%s: accepted (%v)", c.name, got)
 			continue
 		}
 		if c.want != nil && !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
-		}
-		if c.cfg.GetCertificate != nil {
-			if c, _ := c.cfg.GetCertificate(nil); c != nil {
-				t.Errorf("callback replaced")
-			}
 		}
 	}
 }
@@ -160,7 +134,7 @@ func TestHookServerConfigWrapsCallbacks(t *testing.T) {
 		return nil, nil
 	}
 	orig := &tls.Config{GetCertificate: getCert, GetConfigForClient: getCfg, Certificates: []tls.Certificate{static}}
-	cfg, err := HookServerConfig(orig, nil)
+	cfg, err := HookServerConfig(orig)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,11 +185,15 @@ func TestHookClientConfigWrapsClientCertificates(t *testing.T) {
 		GetCertificate: fresh(serverCert),
 		ClientAuth:     tls.RequireAndVerifyClientCert,
 		ClientCAs:      ca(t).pool,
-	}, nil)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := startServer(t, scfg)
+	store, err := truststore.New([]*x509.Certificate{ca(t).cert})
+	if err != nil {
+		t.Fatal(err)
+	}
 	byCallback := clientConfig("mtls.test")
 	byCallback.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
 		c := reparsed(t, clientCert)
@@ -224,7 +202,7 @@ func TestHookClientConfigWrapsClientCertificates(t *testing.T) {
 	byList := clientConfig("mtls.test")
 	byList.Certificates = []tls.Certificate{clientCert}
 	for name, cc := range map[string]*tls.Config{"GetClientCertificate": byCallback, "Certificates": byList} {
-		hooked := HookClientConfig(cc, nil)
+		hooked := HookClientConfig(cc, store)
 		if name == "Certificates" && cc.Certificates[0].PrivateKey != clientCert.PrivateKey {
 			t.Fatal("the caller's Certificates were modified")
 		}
@@ -239,7 +217,7 @@ func TestHookClientConfigWrapsClientCertificates(t *testing.T) {
 			}
 		}
 	}
-	if c := HookClientConfig(nil, nil); c == nil || c.GetClientCertificate != nil {
-		t.Fatal("HookClientConfig(nil, nil)")
+	if c := HookClientConfig(nil, store); c == nil || c.GetClientCertificate != nil {
+		t.Fatal("HookClientConfig(nil, store)")
 	}
 }

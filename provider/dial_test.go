@@ -2,6 +2,7 @@ package provider
 
 import (
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"io"
 	"net"
@@ -16,7 +17,7 @@ import (
 // the leaf's IP SANs as crypto/tls does, while a hooked Config cloned to an
 // IP address fails closed instead of checking the name it was hooked with.
 func TestDialByIPThroughStore(t *testing.T) {
-	store, err := truststore.New(ca(t).cert)
+	store, err := truststore.New([]*x509.Certificate{ca(t).cert})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestDialByIPThroughStore(t *testing.T) {
 
 	stale := HookClientConfig(&tls.Config{ServerName: "server.test"}, store).Clone()
 	stale.ServerName = "127.0.0.2"
-	if _, err := handshake(srv.addr(), stale); !errors.Is(err, truststore.ErrNoServerName) {
+	if _, err := handshake(srv.addr(), stale); !errors.Is(err, ErrNoServerName) {
 		t.Errorf("hooked for server.test, cloned to 127.0.0.2: %v, want ErrNoServerName", err)
 	}
 }
@@ -74,14 +75,11 @@ func TestDialByIPThroughStore(t *testing.T) {
 // certificate of the caller's Config through the provider (mutual TLS), as
 // HookClientConfig does; the caller's Config is left as it was.
 func TestDialClientCertificates(t *testing.T) {
-	store, err := truststore.New(ca(t).cert)
+	store, err := truststore.New([]*x509.Certificate{ca(t).cert})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srvCfg, err := HookServerConfig(&tls.Config{}, NewIdentities(newIdentity(t, "P-256", "server.test")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srvCfg := ServerConfig(NewIdentities(newIdentity(t, "P-256", "server.test")))
 	srv := startServer(t, HookClientAuth(srvCfg, store))
 	raw := ca(t).issue(t, newKey(t, "P-256"), "client.test") // a plain *ecdsa.PrivateKey
 	cfg := &tls.Config{Certificates: []tls.Certificate{raw}}

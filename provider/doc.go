@@ -28,14 +28,59 @@
 // Certificates that arrive at run time (golang.org/x/crypto/acme/autocert,
 // github.com/caddyserver/certmagic, go-spiffe X509-SVIDs, any
 // GetCertificate or GetClientCertificate) get the same checked signing
-// through HookServerConfig(cfg, nil), HookClientConfig(cfg, nil),
-// WrapGetCertificate or WrapGetClientCertificate: a bounded Cache builds
+// through HookServerConfig(cfg), WrapGetCertificate or
+// WrapGetClientCertificate: a bounded Cache builds
 // one signer and table per key, not per certificate or handshake.
 //
-//	cfg, err := provider.HookServerConfig(manager.TLSConfig(), nil) // autocert, certmagic, go-spiffe
+//	cfg, err := provider.HookServerConfig(manager.TLSConfig()) // autocert, certmagic, go-spiffe
+//
+// Peers are verified with a truststore.Store: HookClientConfig (a client
+// checking servers; it also signs the client's own certificates),
+// HookClientAuth (a server checking client certificates), and Client and
+// Dialer, which bind the name to each connection and so also reach servers
+// by IP address. This is the package's TLS-facing half; truststore itself
+// only holds anchors and verifies chains.
 //
 // Counters (Stats) are kept per key and summed per Identities and for the
 // process (TotalStats). Importing the package has no side effects; publish
 // the process view with package expvar yourself if you want it served
 // (see ExpvarValue).
+//
+// # Exported identifiers, and why each exists
+//
+// Serving:
+//   - Identity, NewIdentity, LoadIdentity: one certificate and key, checked
+//     signing for P-256 (from a tls.Certificate or from PEM files).
+//   - Identity.Certificate: the tls.Certificate to put in a Config;
+//     Identity.Leaf, Algorithm, Checked, String, Stats: what it is and what
+//     it signed, for logs and monitoring.
+//   - Identities, NewIdentities, LoadIdentities, Files: the set a server
+//     serves, chosen by SNI; Reload and Watch renew it from its files;
+//     GetCertificate and GetClientCertificate plug it into a tls.Config
+//     (cfg.GetCertificate = ids.GetCertificate on an existing one); List and
+//     Stats inspect it.
+//   - ServerConfig: a new server Config serving Identities.
+//   - HookServerConfig: an existing server Config (Certificates,
+//     GetCertificate, GetConfigForClient) converted in one call;
+//     ErrNothingToHook, ErrUnlistedCertificate are its errors.
+//
+// Certificates that arrive at run time:
+//   - WrapGetCertificate, WrapGetClientCertificate: wrap an ACME, SPIFFE or
+//     other callback.
+//   - Cache, NewCache, DefaultCache, DefaultCacheSize, CacheStats: the
+//     bounded set of signers those wrappers use (Certificate, Contains,
+//     Sweep, Stats, and the Cache's own Wrap methods for a private cache).
+//
+// Verifying peers with a truststore.Store:
+//   - HookClientConfig, HookClientAuth, Client, Dialer (Dial, DialContext):
+//     see above; ErrNoServerName and ErrNilStore are their handshake errors.
+//
+// Counters and errors:
+//   - Stats, Stats.Add, TotalStats: signing counters (signatures, checks,
+//     faults detected, fallbacks), per identity, set or process;
+//     truststore.Stats counts verification instead.
+//   - ExpvarName, ExpvarValue: the process view for package expvar.
+//   - ErrNoCertificate, ErrNoPrivateKey, ErrKeyMismatch, ErrEncryptedKey,
+//     ErrUnsupportedKey: why an identity was refused (errors.Is); FileError:
+//     which file, for LoadIdentity and LoadIdentities.
 package provider

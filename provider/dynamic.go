@@ -100,7 +100,7 @@ type entry struct {
 var defaultCache = NewCache(DefaultCacheSize)
 
 // DefaultCache returns the cache used by WrapGetCertificate,
-// WrapGetClientCertificate, HookServerConfig and HookClientConfig.
+// WrapGetClientCertificate, HookServerConfig, HookClientConfig, Client and Dialer.
 func DefaultCache() *Cache { return defaultCache }
 
 // NewCache returns an empty cache holding at most size keys

@@ -175,7 +175,7 @@ func ExampleHookServerConfig() {
 		log.Fatal(err)
 	}
 	existing := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
-	cfg, err := provider.HookServerConfig(existing, nil)
+	cfg, err := provider.HookServerConfig(existing)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -203,4 +203,41 @@ func ExampleIdentities_Watch() {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hello\n") })
 	srv := &http.Server{Addr: ":443", Handler: mux, TLSConfig: provider.ServerConfig(ids)}
 	log.Fatal(srv.ListenAndServeTLS("", ""))
+}
+
+// Serving Identities from a configuration the application already has: set
+// its GetCertificate (HookServerConfig is for configurations whose
+// certificates come from elsewhere). Each handshake picks its identity by
+// SNI, so a Reload takes effect on the next handshake.
+func ExampleIdentities_GetCertificate() {
+	dir, _ := os.MkdirTemp("", "p256tls-example")
+	defer os.RemoveAll(dir)
+	certFile, keyFile, roots := writeExampleFiles(dir, "server.example")
+	ids, err := provider.LoadIdentities(provider.Files{CertFile: certFile, KeyFile: keyFile})
+	if err != nil {
+		log.Fatal(err)
+	}
+	existing := &tls.Config{MinVersion: tls.VersionTLS13, NextProtos: []string{"h2", "http/1.1"}}
+	existing.GetCertificate = ids.GetCertificate
+
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", existing)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			c.(*tls.Conn).Handshake()
+			c.Close()
+		}
+	}()
+	conn, err := tls.Dial("tcp", ln.Addr().String(), &tls.Config{RootCAs: roots, ServerName: "server.example"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	conn.Close()
+	fmt.Println("checked signatures:", ids.Stats().Signatures)
+	// Output:
+	// checked signatures: 1
 }

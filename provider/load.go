@@ -73,12 +73,17 @@ func identityFromPEM(certPEM, keyPEM []byte, certFile, keyFile string) (*Identit
 
 // unprefix drops the "provider: " prefix of an error that is about to be
 // wrapped in a FileError, which adds its own.
-func unprefix(err error) error {
+func unprefix(err error) error { return trimPrefix(err, "provider: ") }
+
+// trimPrefix returns err, still matched by errors.Is and errors.As, with
+// prefix removed from the front of its message: the error is about to be
+// wrapped in one that has its own package prefix.
+func trimPrefix(err error, prefix string) error {
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "provider: ") {
+	if !strings.HasPrefix(msg, prefix) {
 		return err
 	}
-	return &plainError{msg: strings.TrimPrefix(msg, "provider: "), err: err}
+	return &plainError{msg: strings.TrimPrefix(msg, prefix), err: err}
 }
 
 type plainError struct {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/p256tls/p256tls/internal/signer"
 	"github.com/p256tls/p256tls/sign"
 )
 
@@ -32,12 +33,12 @@ func newCombKey(priv *ecdsa.PrivateKey, label string) (*key, error) {
 	s, err := sign.New(cp)
 	switch {
 	case errors.Is(err, sign.ErrKeyMismatch):
-		return nil, fmt.Errorf("provider: %w: the P-256 private key's public point is not d·G (%w)", ErrKeyMismatch, err)
+		return nil, fmt.Errorf("provider: %w: the P-256 private key's public point is not d·G (%w)", ErrKeyMismatch, trimPrefix(err, "sign: "))
 	case err != nil:
-		return nil, fmt.Errorf("provider: %w: invalid P-256 key: %w", ErrUnsupportedKey, err)
+		return nil, fmt.Errorf("provider: %w: invalid P-256 key: %w", ErrUnsupportedKey, trimPrefix(err, "sign: "))
 	}
 	c := &counters{label: label, algorithm: "P-256", stats: func() Stats {
-		st := s.Stats()
+		st, _ := signer.CountersOf(s)
 		return Stats{Signatures: st.Signatures, Checks: st.Checks, FaultsDetected: st.FaultsDetected}
 	}}
 	k := &key{pub: s.Public(), comb: s, c: c}

@@ -52,7 +52,7 @@ func BenchmarkSignUnchecked(b *testing.B) {
 	_, s, d := benchKey(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := s.SignUnchecked(rand.Reader, d); err != nil {
+		if _, err := s.signUnchecked(rand.Reader, d); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -131,13 +131,13 @@ func BenchmarkPartCheck(b *testing.B) {
 	_, s, d := benchKey(b)
 	st := pool.Get().(*state)
 	defer pool.Put(st)
-	sig, _ := s.SignUnchecked(rand.Reader, d)
+	sig, _ := s.signUnchecked(rand.Reader, d)
 	r, ss := parseDER(b, sig)
 	var rb, sb [32]byte
 	r.FillBytes(rb[:])
 	ss.FillBytes(sb[:])
 	for b.Loop() {
-		if !s.table.Verify(d, &rb, &sb) {
+		if !s.table.Verify(d, rb[:], sb[:]) {
 			b.Fatal("does not verify")
 		}
 	}

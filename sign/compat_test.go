@@ -85,7 +85,7 @@ func TestDifferentialHedged(t *testing.T) {
 			digest := make([]byte, n)
 			rand.Read(digest)
 			rawSig, rawErr, _ := rawSign(k, rand.Reader, digest, opts)
-			before := s.Stats()
+			before := s.counters()
 			sig, err := s.Sign(rand.Reader, digest, opts)
 			if (err == nil) != (rawErr == nil) {
 				t.Fatalf("%s, len %d: Signer err = %v, raw key err = %v", optsName(opts), n, err, rawErr)
@@ -100,7 +100,7 @@ func TestDifferentialHedged(t *testing.T) {
 			if !ecdsa.VerifyASN1(&k.PublicKey, digest, sig) || !verify.VerifyASN1(&k.PublicKey, digest, sig) {
 				t.Fatalf("%s, len %d: signature %x does not verify", optsName(opts), n, sig)
 			}
-			if got := s.Stats(); got.Signatures != before.Signatures+1 || got.Checks != before.Checks+1 {
+			if got := s.counters(); got.Signatures != before.Signatures+1 || got.Checks != before.Checks+1 {
 				t.Fatalf("%s, len %d: counters %+v -> %+v, want one checked signature", optsName(opts), n, before, got)
 			}
 		}
@@ -181,7 +181,7 @@ func TestHedgedIgnoresOpts(t *testing.T) {
 	z := bytes.Repeat([]byte{0x5a}, 32)
 	for _, n := range []int{0, 1, 20, 28, 32, 36, 48, 64, 80} {
 		digest := bytes.Repeat([]byte{byte(n)}, n)
-		want, err := s.SignUnchecked(bytes.NewReader(z), digest)
+		want, err := s.signUnchecked(bytes.NewReader(z), digest)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -244,7 +244,7 @@ func TestNonceHash(t *testing.T) {
 		if r, _ := parseDER(t, sig); r.Cmp(wantR(c.hedged, z)) != 0 {
 			t.Errorf("hedged, len %d: nonce is not HMAC-%v's", c.n, c.hedged)
 		}
-		sig, err = det.SignUnchecked(nil, digest)
+		sig, err = det.signUnchecked(nil, digest)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,7 +267,7 @@ func TestUncheckedMatchesSign(t *testing.T) {
 		digest := make([]byte, h.Size())
 		rand.Read(digest)
 		a, err1 := det.Sign(nil, digest, h)
-		b, err2 := det.SignUnchecked(nil, digest)
+		b, err2 := det.signUnchecked(nil, digest)
 		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
 			t.Errorf("%v: Sign %x, %v; SignUnchecked %x, %v", h, a, err1, b, err2)
 		}

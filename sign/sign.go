@@ -4,14 +4,28 @@
 // A Signer computes k·G with the constant-time fixed-base comb of
 // internal/comb, derives its nonces with RFC 6979's HMAC-DRBG (hedged with
 // fresh randomness by default, as draft-irtf-cfrg-det-sigs-with-noise), and
-// verifies each signature against the key's own keytable.Table before
+// verifies each signature against the key's own table (keytable's, at width 7) before
 // returning it. A fault during signing (a glitch, a bit flip, a miscompiled
 // kernel) that produced a wrong r or s would hand an attacker an equation in
 // the private key; Sign never returns such a signature: it returns an error
-// wrapping ErrFaultDetected and counts the event (see Stats).
+// wrapping ErrFaultDetected and counts the event (package provider reports
+// the counts in its Stats).
 //
 // A Signer is safe for concurrent use. Signing allocates only the returned
-// signature.
+// signature. A key in PKCS #8 or SEC 1 DER is parsed with crypto/x509
+// (x509.ParsePKCS8PrivateKey, x509.ParseECPrivateKey) and handed to New.
+//
+// Exported identifiers, and why each exists:
+//
+//   - New: a hedged Signer, the one a server uses (provider's identities).
+//   - NewDeterministic: RFC 6979 signatures, byte for byte crypto/ecdsa's,
+//     for callers that need reproducible signatures (tests, protocols).
+//   - Signer, Signer.Public, Signer.Sign: a crypto.Signer, so it goes
+//     wherever one does (tls.Certificate.PrivateKey, x509.CreateCertificate).
+//   - ErrFaultDetected: a withheld signature (errors.Is); the one error a
+//     caller may want to alert on.
+//   - ErrCurve, ErrPrivateKey, ErrKeyMismatch: why New refused a key.
+//   - ErrHash, ErrDigestLength: why a deterministic Signer refused a digest.
 package sign
 
 import (
@@ -19,7 +33,6 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	crand "crypto/rand"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -29,10 +42,11 @@ import (
 
 	"github.com/p256tls/p256tls/internal/comb"
 	"github.com/p256tls/p256tls/internal/fault"
+	"github.com/p256tls/p256tls/internal/keytab"
 	"github.com/p256tls/p256tls/internal/nonce"
 	"github.com/p256tls/p256tls/internal/point"
 	"github.com/p256tls/p256tls/internal/scalar"
-	"github.com/p256tls/p256tls/keytable"
+	"github.com/p256tls/p256tls/internal/signer"
 )
 
 var (
@@ -61,24 +75,32 @@ type Signer struct {
 	// d is the private scalar in Montgomery form.
 	d             scalar.Scalar
 	pub           *ecdsa.PublicKey
-	table         *keytable.Table
+	table         *keytab.Table
 	deterministic bool
 
 	signatures, checks, faults atomic.Uint64
 }
 
-// Stats are a Signer's counters since it was created. Each is read
-// atomically, but the three are not one atomic snapshot.
-type Stats struct {
-	// Signatures counts signatures computed, by Sign and SignUnchecked.
-	Signatures uint64
-	// Checks counts the verifications Sign ran on its own signatures.
-	Checks uint64
-	// FaultsDetected counts the signatures that failed that verification and
-	// were withheld (each such Sign returned an error wrapping
-	// ErrFaultDetected).
-	FaultsDetected uint64
+func init() {
+	signer.Register(signer.Hooks{
+		SignUnchecked: func(cs crypto.Signer, rand io.Reader, digest []byte) ([]byte, error) {
+			s, ok := cs.(*Signer)
+			if !ok || s == nil {
+				return nil, errNotSigner
+			}
+			return s.signUnchecked(rand, digest)
+		},
+		Counters: func(cs crypto.Signer) (signer.Counters, bool) {
+			s, ok := cs.(*Signer)
+			if !ok || s == nil {
+				return signer.Counters{}, false
+			}
+			return s.counters(), true
+		},
+	})
 }
+
+var errNotSigner = errors.New("sign: not a *sign.Signer")
 
 // New returns a Signer for priv with hedged nonces: RFC 6979's HMAC-DRBG
 // keyed with the private key, the digest and 32 fresh random bytes per
@@ -95,30 +117,6 @@ func New(priv *ecdsa.PrivateKey) (*Signer, error) {
 // argument of Sign is ignored, and Sign insists on a known hash (see Sign).
 func NewDeterministic(priv *ecdsa.PrivateKey) (*Signer, error) {
 	return newSigner(priv, true)
-}
-
-// ParsePKCS8PrivateKey returns a hedged Signer for the P-256 ECDSA key in the
-// PKCS #8 DER encoding der.
-func ParsePKCS8PrivateKey(der []byte) (*Signer, error) {
-	k, err := x509.ParsePKCS8PrivateKey(der)
-	if err != nil {
-		return nil, fmt.Errorf("sign: %w", err)
-	}
-	priv, ok := k.(*ecdsa.PrivateKey)
-	if !ok {
-		return nil, fmt.Errorf("sign: PKCS #8 key is a %T, not an ECDSA key", k)
-	}
-	return New(priv)
-}
-
-// ParseECPrivateKey returns a hedged Signer for the P-256 key in the SEC 1
-// (RFC 5915) DER encoding der.
-func ParseECPrivateKey(der []byte) (*Signer, error) {
-	priv, err := x509.ParseECPrivateKey(der)
-	if err != nil {
-		return nil, fmt.Errorf("sign: %w", err)
-	}
-	return New(priv)
 }
 
 func newSigner(priv *ecdsa.PrivateKey, deterministic bool) (*Signer, error) {
@@ -156,7 +154,7 @@ func newSigner(priv *ecdsa.PrivateKey, deterministic bool) (*Signer, error) {
 		return nil, ErrKeyMismatch
 	}
 	s.pub = pub
-	if s.table, err = keytable.NewLarge(pub); err != nil {
+	if s.table, err = keytab.New(pub, keytab.WidthLarge); err != nil {
 		return nil, fmt.Errorf("sign: %w", err)
 	}
 	return s, nil
@@ -167,12 +165,9 @@ func newSigner(priv *ecdsa.PrivateKey, deterministic bool) (*Signer, error) {
 // modify it.
 func (s *Signer) Public() crypto.PublicKey { return s.pub }
 
-// Table returns the key's verification table, the one Sign checks against.
-func (s *Signer) Table() *keytable.Table { return s.table }
-
-// Stats returns the Signer's counters.
-func (s *Signer) Stats() Stats {
-	return Stats{
+// counters returns the Signer's counters (see internal/signer.Counters).
+func (s *Signer) counters() signer.Counters {
+	return signer.Counters{
 		Signatures:     s.signatures.Load(),
 		Checks:         s.checks.Load(),
 		FaultsDetected: s.faults.Load(),
@@ -206,8 +201,7 @@ func (s *Signer) Stats() Stats {
 //
 // The signature is verified against the key's table before it is returned.
 // If that fails, Sign returns an error wrapping ErrFaultDetected and no
-// signature, and counts the event (Stats). No other error changes the
-// counters.
+// signature, and counts the event. No other error changes the counters.
 func (s *Signer) Sign(rand io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
 	h, err := s.nonceHash(digest, opts)
 	if err != nil {
@@ -216,15 +210,15 @@ func (s *Signer) Sign(rand io.Reader, digest []byte, opts crypto.SignerOpts) ([]
 	return s.sign(rand, digest, h, true)
 }
 
-// SignUnchecked is Sign without the verification of the result, for
-// benchmarks and for callers that verify signatures elsewhere. It signs a
+// signUnchecked is Sign without the verification of the result, for this
+// module's benchmarks and timing tests (through internal/signer). It signs a
 // digest of any length and picks the nonce's HMAC hash from that length:
 // SHA-384 for 48 bytes, SHA-512 for 64, for a deterministic Signer also
 // SHA-1 for 20 and SHA-224 for 28, and SHA-256 for any other length. So a
 // hedged Signer returns what Sign returns for the same randomness, and a
 // deterministic one returns RFC 6979's signature (Sign's) for the digest of
 // any of the five hashes Sign supports.
-func (s *Signer) SignUnchecked(rand io.Reader, digest []byte) ([]byte, error) {
+func (s *Signer) signUnchecked(rand io.Reader, digest []byte) ([]byte, error) {
 	return s.sign(rand, digest, s.lengthHash(len(digest)), false)
 }
 
@@ -369,7 +363,7 @@ func (s *Signer) sign(rand io.Reader, digest []byte, h crypto.Hash, check bool) 
 // One inversion serves both k⁻¹ and s⁻¹: with t = e + r·d and
 // u = (k·t)⁻¹, k⁻¹ = t·u, s = k⁻¹·t, and s⁻¹ = k/t = k²·u. The check does
 // not trust s⁻¹: it multiplies it by the s released and refuses anything
-// but 1 (keytable.Table.VerifyInverse).
+// but 1 (keytab.Table.VerifyInverse).
 //
 //p256tls:secret
 func (st *state) core(d *scalar.Scalar, digest []byte) int {

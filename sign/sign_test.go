@@ -151,7 +151,7 @@ func TestRFC6979(t *testing.T) {
 		for _, sign := range []func() ([]byte, error){
 			func() ([]byte, error) { return s.Sign(rand.Reader, digest, v.h) },
 			func() ([]byte, error) { return s.Sign(nil, digest, v.h) },
-			func() ([]byte, error) { return s.SignUnchecked(nil, digest) },
+			func() ([]byte, error) { return s.signUnchecked(nil, digest) },
 			func() ([]byte, error) { return rfcKey(t).Sign(nil, digest, v.h) }, // validates the vector
 		} {
 			got, err := sign()
@@ -248,7 +248,7 @@ func TestAgainstStdlib(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !s.Table().VerifyASN1(digest, std) {
+			if !s.table.VerifyASN1(digest, std) {
 				t.Fatalf("keytable rejects crypto/ecdsa's signature %x", std)
 			}
 			if !verify.VerifyASN1(&k.PublicKey, digest, std) {
@@ -256,7 +256,7 @@ func TestAgainstStdlib(t *testing.T) {
 			}
 			// And a wrong digest is rejected everywhere.
 			digest[0] ^= 1
-			if ecdsa.VerifyASN1(&k.PublicKey, digest, sig) || s.Table().VerifyASN1(digest, sig) {
+			if ecdsa.VerifyASN1(&k.PublicKey, digest, sig) || s.table.VerifyASN1(digest, sig) {
 				t.Fatal("signature verifies for another digest")
 			}
 		}
@@ -318,23 +318,23 @@ func TestRefusals(t *testing.T) {
 		{d256[:], crypto.Hash(200), ErrHash},
 		{d256[:], nil, ErrHash},
 	} {
-		before := det.Stats()
+		before := det.counters()
 		sig, err := det.Sign(nil, c.digest, c.opts)
 		if !errors.Is(err, c.want) || sig != nil {
 			t.Errorf("deterministic, len %d, %v: %x, err = %v, want %v", len(c.digest), c.opts, sig, err, c.want)
 		}
-		if det.Stats() != before {
+		if det.counters() != before {
 			t.Errorf("deterministic, len %d, %v: a refusal moved the counters", len(c.digest), c.opts)
 		}
 		if msg := err.Error(); !strings.HasPrefix(msg, "sign: ") || strings.Count(msg, "sign: ") != 1 {
 			t.Errorf("error %q: want exactly one \"sign: \" prefix", msg)
 		}
-		before = s.Stats()
+		before = s.counters()
 		sig, err = s.Sign(nil, c.digest, c.opts)
 		if err != nil || !ecdsa.VerifyASN1(&k.PublicKey, c.digest, sig) {
 			t.Errorf("hedged, len %d, %v: %x, %v", len(c.digest), c.opts, sig, err)
 		}
-		if got := s.Stats(); got.Signatures != before.Signatures+1 || got.Checks != before.Checks+1 {
+		if got := s.counters(); got.Signatures != before.Signatures+1 || got.Checks != before.Checks+1 {
 			t.Errorf("hedged: counters %+v -> %+v", before, got)
 		}
 	}
@@ -370,27 +370,19 @@ func TestPublicAndParse(t *testing.T) {
 	}
 	var _ crypto.Signer = s
 
+	// A key from PEM or DER: crypto/x509 parses it, New takes it.
 	p8, _ := x509.MarshalPKCS8PrivateKey(k)
-	sec1, _ := x509.MarshalECPrivateKey(k)
-	for _, f := range []func() (*Signer, error){
-		func() (*Signer, error) { return ParsePKCS8PrivateKey(p8) },
-		func() (*Signer, error) { return ParseECPrivateKey(sec1) },
-	} {
-		s2, err := f()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !s2.Public().(*ecdsa.PublicKey).Equal(pub) {
-			t.Fatal("parsed key differs")
-		}
+	parsed, err := x509.ParsePKCS8PrivateKey(p8)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := ParsePKCS8PrivateKey(sec1); err == nil {
-		t.Error("SEC 1 accepted as PKCS #8")
+	s2, err := New(parsed.(*ecdsa.PrivateKey))
+	if err != nil || !s2.Public().(*ecdsa.PublicKey).Equal(pub) {
+		t.Fatalf("New(x509.ParsePKCS8PrivateKey(...)): %v", err)
 	}
 	k384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
-	p8, _ = x509.MarshalPKCS8PrivateKey(k384)
-	if _, err := ParsePKCS8PrivateKey(p8); !errors.Is(err, ErrCurve) {
-		t.Errorf("P-384 PKCS #8: %v", err)
+	if _, err := New(k384); !errors.Is(err, ErrCurve) {
+		t.Errorf("P-384 key: %v", err)
 	}
 }
 
@@ -407,9 +399,9 @@ func TestFaults(t *testing.T) {
 					l[limb] ^= 1 << 17
 				}
 			})
-			before := s.Stats()
+			before := s.counters()
 			sig, err := s.Sign(rand.Reader, d[:], crypto.SHA256)
-			after := s.Stats()
+			after := s.counters()
 			if !errors.Is(err, ErrFaultDetected) || sig != nil {
 				t.Errorf("fault at %v limb %d: Sign returned %x, %v", p, limb, sig, err)
 			} else if msg := err.Error(); !strings.HasPrefix(msg, "sign: fault detected") || strings.Count(msg, "sign: ") != 1 {
@@ -418,7 +410,7 @@ func TestFaults(t *testing.T) {
 			if after.FaultsDetected != before.FaultsDetected+1 || after.Checks != before.Checks+1 {
 				t.Errorf("fault at %v: stats %+v -> %+v", p, before, after)
 			}
-			bad, err := s.SignUnchecked(rand.Reader, d[:])
+			bad, err := s.signUnchecked(rand.Reader, d[:])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -431,12 +423,12 @@ func TestFaults(t *testing.T) {
 			restore()
 		}
 	}
-	st := s.Stats()
+	st := s.counters()
 	sig, err := s.Sign(rand.Reader, d[:], crypto.SHA256)
 	if err != nil || !ecdsa.VerifyASN1(&k.PublicKey, d[:], sig) {
 		t.Fatal("signing after the faults failed")
 	}
-	if got := s.Stats(); got.Signatures != st.Signatures+1 || got.Checks != st.Checks+1 || got.FaultsDetected != st.FaultsDetected {
+	if got := s.counters(); got.Signatures != st.Signatures+1 || got.Checks != st.Checks+1 || got.FaultsDetected != st.FaultsDetected {
 		t.Fatalf("stats %+v -> %+v", st, got)
 	}
 }
@@ -454,7 +446,7 @@ func TestAllocations(t *testing.T) {
 	if n := testing.AllocsPerRun(50, func() { s.Sign(nil, d[:], crypto.SHA256) }); n > 1 {
 		t.Errorf("Sign: %v allocations, want 1 (the signature)", n)
 	}
-	if n := testing.AllocsPerRun(50, func() { s.SignUnchecked(rand.Reader, d[:]) }); n > 1 {
+	if n := testing.AllocsPerRun(50, func() { s.signUnchecked(rand.Reader, d[:]) }); n > 1 {
 		t.Errorf("SignUnchecked: %v allocations, want 1", n)
 	}
 	// SHA-1, hedged and deterministic (two V blocks per nonce candidate).
@@ -517,7 +509,7 @@ func TestConcurrent(t *testing.T) {
 		}(g)
 	}
 	wg.Wait()
-	if st := s.Stats(); st.Signatures != 80 || st.Checks != 80 || st.FaultsDetected != 0 {
+	if st := s.counters(); st.Signatures != 80 || st.Checks != 80 || st.FaultsDetected != 0 {
 		t.Fatalf("stats %+v", st)
 	}
 }

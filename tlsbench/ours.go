@@ -11,6 +11,7 @@ import (
 	"crypto/x509"
 	"fmt"
 
+	isigner "github.com/p256tls/p256tls/internal/signer"
 	"github.com/p256tls/p256tls/keytable"
 	"github.com/p256tls/p256tls/provider"
 	"github.com/p256tls/p256tls/sign"
@@ -72,7 +73,7 @@ func (o oursSigner) Sign(digest []byte) ([]byte, error) {
 }
 
 func (o oursSigner) SignUnchecked(digest []byte) ([]byte, error) {
-	return o.s.SignUnchecked(rand.Reader, digest)
+	return isigner.SignUnchecked(o.s, rand.Reader, digest)
 }
 
 // oursTable builds the key's verification table (keytable.New).
@@ -91,14 +92,14 @@ func oursVerify(pub *ecdsa.PublicKey, digest, sig []byte) bool {
 }
 
 // oursClientHook returns what makes a client configuration verify servers
-// with one p256tls trust store holding the root (truststore.HookClientConfig),
+// with one p256tls trust store holding the root (provider.HookClientConfig),
 // instead of crypto/x509 with RootCAs; stats reports what the store did.
 func oursClientHook(root *x509.Certificate) (wrap func(*tls.Config) *tls.Config, stats func() string, err error) {
-	store, err := truststore.New(root)
+	store, err := truststore.New([]*x509.Certificate{root})
 	if err != nil {
 		return nil, nil, err
 	}
-	wrap = func(cfg *tls.Config) *tls.Config { return truststore.HookClientConfig(cfg, store) }
+	wrap = func(cfg *tls.Config) *tls.Config { return provider.HookClientConfig(cfg, store) }
 	stats = func() string {
 		st := store.Stats()
 		return fmt.Sprintf("%d chains accepted by the trust store's fast path, %d decided by crypto/x509, %d chain signatures skipped thanks to its link cache",

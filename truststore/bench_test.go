@@ -36,7 +36,7 @@ func benchSetup(b *testing.B) {
 		d := &benchData
 		d.root = issue(b, caTemplate("Bench root"), poolKey(kP256, 0), nil)
 		var err error
-		if d.store, err = New(d.root.cert); err != nil {
+		if d.store, err = New([]*x509.Certificate{d.root.cert}); err != nil {
 			b.Fatal(err)
 		}
 		d.pool = d.store.CertPool()
@@ -196,7 +196,7 @@ func BenchmarkHotChurn(b *testing.B) {
 		"on":  {WithLinkCache(0)},
 		"off": {WithLinkCache(0), WithHotThreshold(0)},
 	} {
-		s, err := NewWithOptions([]*x509.Certificate{d.root.cert}, o...)
+		s, err := New([]*x509.Certificate{d.root.cert}, o...)
 		if err != nil {
 			b.Fatal(err)
 		}

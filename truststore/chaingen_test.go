@@ -294,7 +294,7 @@ func newFixture(tb testing.TB, opts ...Option) *fixture {
 	for _, n := range f.all {
 		certs = append(certs, n.cert)
 	}
-	s, err := NewWithOptions(certs, opts...)
+	s, err := New(certs, opts...)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -82,10 +82,26 @@
 //
 // # TLS
 //
-// HookClientConfig and ClientConfig make a crypto/tls (or quic-go) client
-// verify servers with a Store; Client and Dialer do the same per connection,
-// with the name bound, and are the way to reach an IP address; HookClientAuth
-// makes a server verify client
-// certificates with one. See HookClientConfig for why pairing
-// InsecureSkipVerify with VerifyConnection is safe.
+// The tls.Config hooks that verify peers with a Store (HookClientConfig,
+// HookClientAuth, Client, Dialer) live in package provider, the one
+// TLS-facing package; this package holds the Store and its verification.
+//
+// # Exported identifiers, and why each exists
+//
+//   - Store: the anchors, their tables and caches; safe for concurrent use.
+//   - New, LoadFile, LoadDir, System: the four places anchors come from
+//     (parsed certificates, a PEM bundle, a directory, the system's).
+//   - Option, WithMaxTables, WithHotThreshold, WithHotTables, WithLinkCache:
+//     the memory and cache bounds, set at load.
+//   - Store.Verify, VerifyOptions: the chain verification, crypto/x509's
+//     answer (DNSName, KeyUsages, CurrentTime as in x509.VerifyOptions).
+//   - Store.Anchors, Store.CertPool: the anchors as crypto/x509 sees them
+//     (a server's ClientCAs, a fallback RootCAs).
+//   - Store.Skipped, SkippedEntry, ErrDuplicate: what a load left out, and
+//     why, without failing it.
+//   - LoadError, ErrNoCertificates: a load that yielded no store.
+//   - Store.Stats, Stats: verification counters (fast path, crypto/x509
+//     calls and why, tables and caches); provider.Stats counts signing.
+//   - Store.ResetCaches: drops the hot tables and verified links (tests,
+//     benchmarks, or after a change of trust policy elsewhere).
 package truststore

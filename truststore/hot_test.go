@@ -88,7 +88,7 @@ func TestHotChurnRoundRobin(t *testing.T) {
 // tables).
 func TestHotChurnStore(t *testing.T) {
 	f := fx(t)
-	s, err := NewWithOptions([]*x509.Certificate{f.good.cert}, WithHotTables(2), WithLinkCache(0))
+	s, err := New([]*x509.Certificate{f.good.cert}, WithHotTables(2), WithLinkCache(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestHotDisabled(t *testing.T) {
 			t.Fatalf("%+v", st)
 		}
 	}
-	s, err := NewWithOptions([]*x509.Certificate{fx(t).good.cert}, WithHotThreshold(0))
+	s, err := New([]*x509.Certificate{fx(t).good.cert}, WithHotThreshold(0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,7 +94,7 @@ func TestRuleIssuerKeyInvalidAnchorTable(t *testing.T) {
 }
 
 func TestRuleIssuerKeyInvalidHotTable(t *testing.T) {
-	s, err := New(fx(t).good.cert)
+	s, err := New([]*x509.Certificate{fx(t).good.cert})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestVerifyX509Panic(t *testing.T) {
 func TestRuleSentAnchorRawIssuer(t *testing.T) {
 	a := issue(t, caTemplate("Dual A"), poolKey(kP256, 44), nil)
 	b := issue(t, caTemplate("Dual B"), poolKey(kP256, 44), nil)
-	s, err := New(a.cert, b.cert)
+	s, err := New([]*x509.Certificate{a.cert, b.cert})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestRuleSentAnchorRawIssuer(t *testing.T) {
 // a fast-path issuer.
 func TestRuleAnchorKeyInvalid(t *testing.T) {
 	f := fx(t)
-	s, err := New(f.good.cert)
+	s, err := New([]*x509.Certificate{f.good.cert})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 )
@@ -55,7 +56,8 @@ func (e *LoadError) Error() string {
 	if e.Path != "" {
 		msg += " " + e.Path
 	}
-	msg += ": " + e.Err.Error()
+	// Err's own "truststore: " (ErrNoCertificates) is not repeated.
+	msg += ": " + strings.TrimPrefix(e.Err.Error(), "truststore: ")
 	if n := len(e.Skipped); n > 0 {
 		msg += fmt.Sprintf(" (%d entries skipped; first: %s)", n, e.Skipped[0])
 	}
@@ -64,14 +66,11 @@ func (e *LoadError) Error() string {
 
 func (e *LoadError) Unwrap() error { return e.Err }
 
-// New returns a store whose anchors are certs. Nil certificates, ones that
-// x509.ParseCertificate refuses on re-parsing their Raw bytes, and
-// duplicates are skipped and listed by Store.Skipped; no usable certificate
-// at all is an error.
-func New(certs ...*x509.Certificate) (*Store, error) { return NewWithOptions(certs) }
-
-// NewWithOptions is New with options.
-func NewWithOptions(certs []*x509.Certificate, opts ...Option) (*Store, error) {
+// New returns a store whose anchors are certs, configured by opts. Nil
+// certificates, ones that x509.ParseCertificate refuses on re-parsing their
+// Raw bytes, and duplicates are skipped and listed by Store.Skipped; no
+// usable certificate at all is an error (*LoadError). certs is only read.
+func New(certs []*x509.Certificate, opts ...Option) (*Store, error) {
 	l := newLoader(opts)
 	for i, c := range certs {
 		if c == nil {

@@ -71,8 +71,8 @@ func TestLoadEmptyIsError(t *testing.T) {
 	if _, err := LoadFile(filepath.Join(dir, "missing.pem")); err == nil {
 		t.Error("missing file loaded")
 	}
-	if _, err := New(); !errors.Is(err, ErrNoCertificates) {
-		t.Errorf("New() = %v", err)
+	if _, err := New(nil); !errors.Is(err, ErrNoCertificates) {
+		t.Errorf("New(nil) = %v", err)
 	}
 	if _, err := LoadDir(dir); !errors.Is(err, ErrNoCertificates) {
 		t.Errorf("LoadDir = %v", err)
@@ -81,7 +81,7 @@ func TestLoadEmptyIsError(t *testing.T) {
 
 func TestNewSkipsNilAndDuplicates(t *testing.T) {
 	f := fx(t)
-	s, err := NewWithOptions([]*x509.Certificate{f.good.cert, nil, f.good.cert, f.good2.cert, {Raw: []byte{1}}}, WithMaxTables(1))
+	s, err := New([]*x509.Certificate{f.good.cert, nil, f.good.cert, f.good2.cert, {Raw: []byte{1}}}, WithMaxTables(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,17 @@
 // Digests are handled as crypto/ecdsa does (truncated to n's bit length,
 // then reduced); DER signatures are parsed as strictly as crypto/ecdsa
 // parses them. Verification is variable time: public data only.
+//
+// Exported identifiers, and why each exists:
+//
+//   - VerifyASN1: a DER signature (what X.509 and TLS carry) under any
+//     ECDSA key, crypto/ecdsa.VerifyASN1's answer.
+//   - Verify: the same for (r, s) as big-endian integers of any length
+//     (leading zeros allowed, r and s in [1, n−1]): a P1363 signature cut
+//     in halves.
+//
+// keytable.Table has the same two methods, minus the key, for a key that
+// verifies many signatures.
 package verify
 
 import (

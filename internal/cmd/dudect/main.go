@@ -25,15 +25,15 @@
 //	comb/fixed        k·G, fixed k = a random scalar chosen at start
 //	comb/control      k·G, both classes random: an A/A test of the harness
 //	                  itself, whose |t| shows the noise floor of the machine
-//	sign/nonce        SignUnchecked with a deterministic (RFC 6979) signer and
+//	sign/nonce        internal/signer.SignUnchecked with a deterministic (RFC 6979) signer and
 //	                  a fixed digest (so a fixed nonce k and fixed e) versus
 //	                  random digests (random k and e): nonce derivation, comb,
 //	                  the division X/Z, the one inversion of k·t and s
-//	sign/key-one      SignUnchecked with private key d = 1 versus random keys
+//	sign/key-one      internal/signer.SignUnchecked with private key d = 1 versus random keys
 //	                  (64 signer objects per class), fixed digest, hedged
 //	                  nonces
 //
-// Sign (checked) is SignUnchecked followed by the verification of the
+// Sign (checked) is the unchecked signature followed by the verification of the
 // signature about to be released, which is variable time on public data
 // only (the signature, the digest and the public key), so it is not a
 // subject of this test.
@@ -58,6 +58,7 @@ import (
 
 	"github.com/p256tls/p256tls/internal/comb"
 	"github.com/p256tls/p256tls/internal/point"
+	"github.com/p256tls/p256tls/internal/signer"
 	"github.com/p256tls/p256tls/sign"
 )
 
@@ -320,7 +321,7 @@ func nonceTest() Test {
 			}
 		},
 		op: func(i int) {
-			if _, err := s.SignUnchecked(nil, digests[i][:]); err != nil {
+			if _, err := signer.SignUnchecked(s, nil, digests[i][:]); err != nil {
 				panic(err)
 			}
 		},
@@ -355,7 +356,7 @@ func keyTest() Test {
 			}
 		},
 		op: func(i int) {
-			if _, err := signers[i].SignUnchecked(rnd, digest[:]); err != nil {
+			if _, err := signer.SignUnchecked(signers[i], rnd, digest[:]); err != nil {
 				panic(err)
 			}
 		},

@@ -1,4 +1,4 @@
-package truststore
+package provider
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/p256tls/p256tls/truststore"
 	"github.com/quic-go/quic-go"
 )
 
@@ -18,7 +19,7 @@ type tlsPKI struct {
 	root, inter    *node
 	server, client tls.Certificate
 	clientServer   tls.Certificate // a client certificate with ServerAuth only
-	store, other   *Store
+	store, other   *truststore.Store
 }
 
 func newTLSPKI(t *testing.T) *tlsPKI {
@@ -27,7 +28,7 @@ func newTLSPKI(t *testing.T) *tlsPKI {
 	ca := func(cn string, idx int, parent *node) *node {
 		tm := caTemplate(cn)
 		tm.NotBefore, tm.NotAfter = now.Add(-time.Hour), now.Add(24*time.Hour)
-		return issue(t, tm, poolKey(kP256, idx), parent)
+		return issue(t, tm, hookKey(t), parent)
 	}
 	p := &tlsPKI{}
 	p.root = ca("TLS root", 35, nil)
@@ -37,17 +38,17 @@ func newTLSPKI(t *testing.T) *tlsPKI {
 		tm.NotBefore, tm.NotAfter = now.Add(-time.Hour), now.Add(time.Hour)
 		tm.IPAddresses = []net.IP{net.IPv4(127, 0, 0, 1)}
 		tm.ExtKeyUsage = []x509.ExtKeyUsage{eku}
-		n := issue(t, tm, poolKey(kP256, idx), p.inter)
+		n := issue(t, tm, hookKey(t), p.inter)
 		return tls.Certificate{Certificate: [][]byte{n.cert.Raw, p.inter.cert.Raw}, PrivateKey: n.key, Leaf: n.cert}
 	}
 	p.server = leaf("server", 37, x509.ExtKeyUsageServerAuth, "server.test")
 	p.client = leaf("client", 38, x509.ExtKeyUsageClientAuth)
 	p.clientServer = leaf("client-server", 39, x509.ExtKeyUsageServerAuth)
 	var err error
-	if p.store, err = New(p.root.cert); err != nil {
+	if p.store, err = truststore.New([]*x509.Certificate{p.root.cert}); err != nil {
 		t.Fatal(err)
 	}
-	if p.other, err = New(fx(t).good.cert); err != nil {
+	if p.other, err = truststore.New([]*x509.Certificate{otherAnchor(t)}); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -55,7 +56,7 @@ func newTLSPKI(t *testing.T) *tlsPKI {
 
 // handshake runs a crypto/tls handshake over a pipe; it returns the client's
 // and the server's errors.
-func handshake(t *testing.T, client, server *tls.Config) (*tls.Conn, error, error) {
+func hookHandshake(t *testing.T, client, server *tls.Config) (*tls.Conn, error, error) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -107,11 +108,11 @@ func TestTLSClient(t *testing.T) {
 	if base.InsecureSkipVerify || client.ServerName != "server.test" {
 		t.Fatal("HookClientConfig modified its argument or lost ServerName")
 	}
-	if _, cerr, serr := handshake(t, client, server); cerr != nil || serr != nil {
+	if _, cerr, serr := hookHandshake(t, client, server); cerr != nil || serr != nil {
 		t.Fatalf("handshake: %v / %v", cerr, serr)
 	}
 	// Resumed: VerifyConnection runs again.
-	conn, cerr, serr := handshake(t, client, server)
+	conn, cerr, serr := hookHandshake(t, client, server)
 	if cerr != nil || serr != nil {
 		t.Fatalf("resumed handshake: %v / %v", cerr, serr)
 	}
@@ -124,14 +125,14 @@ func TestTLSClient(t *testing.T) {
 	// A resumed session past its certificate's expiry fails.
 	late := HookClientConfig(&tls.Config{ServerName: "server.test", ClientSessionCache: base.ClientSessionCache,
 		Time: func() time.Time { return time.Now().Add(2 * time.Hour) }}, p.store)
-	if _, cerr, _ := handshake(t, late, server); cerr == nil {
+	if _, cerr, _ := hookHandshake(t, late, server); cerr == nil {
 		t.Error("resumed handshake with an expired certificate succeeded")
 	}
 	// An IP address as the server name: crypto/tls does not report it to
 	// VerifyConnection, so the hook refuses it (Client binds it instead;
 	// see hostname_test.go).
 	ip := HookClientConfig(&tls.Config{ServerName: "127.0.0.1"}, p.store)
-	if _, cerr, _ := handshake(t, ip, server); !errors.Is(cerr, ErrNoServerName) {
+	if _, cerr, _ := hookHandshake(t, ip, server); !errors.Is(cerr, ErrNoServerName) {
 		t.Errorf("IP server name: %v, want ErrNoServerName", cerr)
 	}
 	if st := p.store.Stats(); st.FastAccepts == 0 {
@@ -143,22 +144,25 @@ func TestTLSClientRejects(t *testing.T) {
 	p := newTLSPKI(t)
 	server := &tls.Config{Certificates: []tls.Certificate{p.server}}
 	badSig := p.server
-	badLeaf := corrupt(t, p.server.Leaf)
-	badSig.Certificate = [][]byte{badLeaf.Raw, p.inter.cert.Raw}
+	// The leaf with the last byte of its signature (s's) flipped.
+	badLeaf := append([]byte(nil), p.server.Leaf.Raw...)
+	badLeaf[len(badLeaf)-1] ^= 1
+	badSig.Leaf = nil
+	badSig.Certificate = [][]byte{badLeaf, p.inter.cert.Raw}
 	cases := []struct {
 		name   string
 		client *tls.Config
 		server *tls.Config
 	}{
 		{"wrong name", HookClientConfig(&tls.Config{ServerName: "other.test"}, p.store), server},
-		{"no name", ClientConfig(p.store), server},
+		{"no name", HookClientConfig(nil, p.store), server},
 		{"expired", HookClientConfig(&tls.Config{ServerName: "server.test", Time: func() time.Time { return time.Now().Add(2 * time.Hour) }}, p.store), server},
 		{"unknown anchor", HookClientConfig(&tls.Config{ServerName: "server.test"}, p.other), server},
 		{"bad signature", HookClientConfig(&tls.Config{ServerName: "server.test"}, p.store), &tls.Config{Certificates: []tls.Certificate{badSig}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, cerr, _ := handshake(t, tc.client, tc.server)
+			_, cerr, _ := hookHandshake(t, tc.client, tc.server)
 			if cerr == nil {
 				t.Fatal("handshake succeeded")
 			}
@@ -168,7 +172,7 @@ func TestTLSClientRejects(t *testing.T) {
 	// A caller's VerifyConnection error is kept.
 	mine := errors.New("mine")
 	cfg := HookClientConfig(&tls.Config{ServerName: "server.test", VerifyConnection: func(tls.ConnectionState) error { return mine }}, p.store)
-	if _, cerr, _ := handshake(t, cfg, server); !errors.Is(cerr, mine) {
+	if _, cerr, _ := hookHandshake(t, cfg, server); !errors.Is(cerr, mine) {
 		t.Errorf("caller's VerifyConnection error lost: %v", cerr)
 	}
 }
@@ -186,28 +190,28 @@ func TestTLSClientAuth(t *testing.T) {
 	client := func(certs ...tls.Certificate) *tls.Config {
 		return HookClientConfig(&tls.Config{ServerName: "server.test", Certificates: certs}, p.store)
 	}
-	if _, cerr, serr := handshake(t, client(p.client), server); cerr != nil || serr != nil {
+	if _, cerr, serr := hookHandshake(t, client(p.client), server); cerr != nil || serr != nil {
 		t.Fatalf("mutual TLS: %v / %v", cerr, serr)
 	}
 	if vpc.Load() != 1 {
 		t.Error("caller's VerifyPeerCertificate did not see the store's chain")
 	}
-	if _, _, serr := handshake(t, client(), server); serr == nil {
+	if _, _, serr := hookHandshake(t, client(), server); serr == nil {
 		t.Error("no client certificate accepted")
 	}
-	if _, _, serr := handshake(t, client(p.clientServer), server); serr == nil {
+	if _, _, serr := hookHandshake(t, client(p.clientServer), server); serr == nil {
 		t.Error("client certificate without ClientAuth usage accepted")
 	}
 	otherStore := HookClientAuth(&tls.Config{Certificates: []tls.Certificate{p.server}}, p.other)
-	if _, _, serr := handshake(t, client(p.client), otherStore); serr == nil {
+	if _, _, serr := hookHandshake(t, client(p.client), otherStore); serr == nil {
 		t.Error("client certificate from an unknown anchor accepted")
 	}
 	// Optional client certificates.
 	optional := HookClientAuth(&tls.Config{Certificates: []tls.Certificate{p.server}, ClientAuth: tls.VerifyClientCertIfGiven}, p.store)
-	if _, cerr, serr := handshake(t, client(), optional); cerr != nil || serr != nil {
+	if _, cerr, serr := hookHandshake(t, client(), optional); cerr != nil || serr != nil {
 		t.Errorf("optional, none given: %v / %v", cerr, serr)
 	}
-	if _, _, serr := handshake(t, client(p.clientServer), optional); serr == nil {
+	if _, _, serr := hookHandshake(t, client(p.clientServer), optional); serr == nil {
 		t.Error("optional: a bad certificate accepted")
 	}
 }
@@ -235,7 +239,7 @@ func TestQUICClient(t *testing.T) {
 			}()
 		}
 	}()
-	dial := func(name string, s *Store) error {
+	dial := func(name string, s *truststore.Store) error {
 		cfg := HookClientConfig(&tls.Config{ServerName: name, NextProtos: []string{"test"}}, s)
 		c, err := quic.DialAddr(ctx, ln.Addr().String(), cfg, nil)
 		if err != nil {

@@ -1,4 +1,4 @@
-package truststore
+package provider
 
 import (
 	"crypto/tls"
@@ -22,7 +22,7 @@ func TestHookClientConfigStaleName(t *testing.T) {
 		tm.NotBefore, tm.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
 		tm.IPAddresses = ips
 		tm.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
-		n := issue(t, tm, poolKey(kP256, 40), p.inter)
+		n := issue(t, tm, hookKey(t), p.inter)
 		return tls.Certificate{Certificate: [][]byte{n.cert.Raw, p.inter.cert.Raw}, PrivateKey: n.key, Leaf: n.cert}
 	}
 	dnsOnly := leafFor([]string{"good.example"}, nil)
@@ -44,12 +44,12 @@ func TestHookClientConfigStaleName(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			server := &tls.Config{Certificates: []tls.Certificate{tc.cert}}
 			std := &tls.Config{RootCAs: p.store.CertPool(), ServerName: tc.got}
-			if _, cerr, _ := handshake(t, std, server); cerr == nil {
+			if _, cerr, _ := hookHandshake(t, std, server); cerr == nil {
 				t.Fatal("crypto/tls accepted: the case is wrong")
 			}
 			clone := HookClientConfig(&tls.Config{ServerName: tc.hooked}, p.store).Clone()
 			clone.ServerName = tc.got
-			if _, cerr, _ := handshake(t, clone, server); cerr == nil {
+			if _, cerr, _ := hookHandshake(t, clone, server); cerr == nil {
 				t.Fatalf("hooked with %q, dialed as %q: accepted a leaf for %q only", tc.hooked, tc.got, tc.hooked)
 			}
 		})

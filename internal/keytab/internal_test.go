@@ -1,4 +1,4 @@
-package keytable
+package keytab
 
 import (
 	"crypto/ecdsa"
@@ -16,16 +16,15 @@ import (
 	"github.com/p256tls/p256tls/internal/scalar"
 )
 
-// TestSize checks the memory of a table: at most 8.5 KiB from New (the
-// trust store's budget per key), 32.5 KiB from NewLarge.
+// TestSize checks the memory of a table: at most 8.5 KiB at Width (the
+// trust store's budget per key), 32.5 KiB at WidthLarge (the signer's).
 func TestSize(t *testing.T) {
 	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	for _, c := range []struct {
-		new   func(*ecdsa.PublicKey) (*Table, error)
 		w     uint
 		limit uintptr
-	}{{New, Width, 8704}, {NewLarge, WidthLarge, 33280}} {
-		tab, err := c.new(&k.PublicKey)
+	}{{Width, 8704}, {WidthLarge, 33280}} {
+		tab, err := New(&k.PublicKey, c.w)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,52 +35,6 @@ func TestSize(t *testing.T) {
 			t.Fatalf("a width-%d Table takes %d bytes, more than %d", c.w, s, c.limit)
 		}
 	}
-}
-
-// equal reports whether two tables hold the same key and entries.
-func equal(a, b *Table) bool {
-	if a.q != b.q || a.w != b.w || len(a.tab) != len(b.tab) {
-		return false
-	}
-	for i := range a.tab {
-		if a.tab[i] != b.tab[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// FuzzUnmarshalBinary: UnmarshalBinary never panics, and a table it accepts
-// is exactly the table New (or NewLarge, for width 7) builds for its key.
-func FuzzUnmarshalBinary(f *testing.F) {
-	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	tab, _ := New(&k.PublicKey)
-	enc, _ := tab.MarshalBinary()
-	f.Add(enc)
-	f.Add(enc[:67])
-	f.Add(enc[:100])
-	f.Add([]byte{})
-	large, _ := NewLarge(&k.PublicKey)
-	encLarge, _ := large.MarshalBinary()
-	f.Add(encLarge)
-	digest := sha256.Sum256([]byte("fuzz"))
-	sig, _ := ecdsa.SignASN1(rand.Reader, k, digest[:])
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var got Table
-		if err := got.UnmarshalBinary(data); err != nil {
-			return
-		}
-		fresh, err := fromBytes(got.Bytes(), got.w)
-		if err != nil {
-			t.Fatalf("accepted a table whose key is refused: %v", err)
-		}
-		if !equal(&got, fresh) {
-			t.Fatal("accepted a table that differs from a freshly built one")
-		}
-		if got.VerifyASN1(digest[:], sig) != fresh.VerifyASN1(digest[:], sig) {
-			t.Fatal("accepted table verifies differently")
-		}
-	})
 }
 
 // BenchmarkKeyWidth measures table verification with key runs of width 4,

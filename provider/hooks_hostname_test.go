@@ -1,4 +1,4 @@
-package truststore
+package provider
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func newHostPKI(t *testing.T) *hostPKI {
 		tm.NotBefore, tm.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
 		tm.IPAddresses = ips
 		tm.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
-		n := issue(t, tm, poolKey(kP256, 40), p.inter)
+		n := issue(t, tm, hookKey(t), p.inter)
 		p.leaves[label] = tls.Certificate{Certificate: [][]byte{n.cert.Raw, p.inter.cert.Raw}, PrivateKey: n.key, Leaf: n.cert}
 	}
 	v4, v6 := net.IPv4(127, 0, 0, 1), net.IPv6loopback
@@ -90,7 +90,7 @@ func tcpHandshake(t *testing.T, server *tls.Config, client func(net.Conn) *tls.C
 // run handshakes with cfg through wrap (tls.Client for crypto/tls and
 // hooked Configs, Client for a bound one), counting the caller's
 // VerifyPeerCertificate calls when vpc is set.
-func run(t *testing.T, server *tls.Config, cfg *tls.Config, vpc bool, wrap func(net.Conn, *tls.Config) *tls.Conn) outcome {
+func runHook(t *testing.T, server *tls.Config, cfg *tls.Config, vpc bool, wrap func(net.Conn, *tls.Config) *tls.Conn) outcome {
 	t.Helper()
 	var calls atomic.Int32
 	if vpc {
@@ -140,7 +140,7 @@ func TestClientHostNameDifferential(t *testing.T) {
 					}
 					t.Run(label, func(t *testing.T) {
 						server := &tls.Config{Certificates: []tls.Certificate{p.leaves[leaf]}}
-						std := run(t, server, &tls.Config{RootCAs: p.store.CertPool(), ServerName: name}, vpc, stdClient)
+						std := runHook(t, server, &tls.Config{RootCAs: p.store.CertPool(), ServerName: name}, vpc, stdClient)
 
 						// HookClientConfig, the name set before or on a Clone after.
 						var hooked *tls.Config
@@ -166,10 +166,10 @@ func TestClientHostNameDifferential(t *testing.T) {
 							}
 							hooked = HookClientConfig(base, p.store).Clone()
 							hooked.ServerName = name
-							hook = run(t, server, hooked, false, stdClient)
+							hook = runHook(t, server, hooked, false, stdClient)
 							hook.vpcCalls = calls.Load()
 						} else {
-							hook = run(t, server, hooked, false, stdClient)
+							hook = runHook(t, server, hooked, false, stdClient)
 						}
 						if hook.err == nil && std.err != nil {
 							t.Fatalf("HookClientConfig accepted what crypto/tls refuses: %v", std.err)
@@ -188,7 +188,7 @@ func TestClientHostNameDifferential(t *testing.T) {
 							cfg = (&tls.Config{ServerName: w.hooked}).Clone()
 							cfg.ServerName = name
 						}
-						bound := run(t, server, cfg, vpc, func(c net.Conn, cfg *tls.Config) *tls.Conn { return Client(c, cfg, p.store) })
+						bound := runHook(t, server, cfg, vpc, func(c net.Conn, cfg *tls.Config) *tls.Conn { return Client(c, cfg, p.store) })
 						if (bound.err == nil) != (std.err == nil) {
 							t.Fatalf("Client: %v; crypto/tls: %v", bound.err, std.err)
 						}
@@ -225,13 +225,13 @@ func TestClientNameForms(t *testing.T) {
 				server := &tls.Config{Certificates: []tls.Certificate{p.leaves[leaf]}}
 				var std outcome
 				for _, vpc := range []bool{false, true} {
-					std = run(t, server, &tls.Config{RootCAs: p.store.CertPool(), ServerName: name}, vpc, stdClient)
-					bound := run(t, server, &tls.Config{ServerName: name}, vpc, func(c net.Conn, cfg *tls.Config) *tls.Conn { return Client(c, cfg, p.store) })
+					std = runHook(t, server, &tls.Config{RootCAs: p.store.CertPool(), ServerName: name}, vpc, stdClient)
+					bound := runHook(t, server, &tls.Config{ServerName: name}, vpc, func(c net.Conn, cfg *tls.Config) *tls.Conn { return Client(c, cfg, p.store) })
 					if (bound.err == nil) != (std.err == nil) || bound.vpcCalls != std.vpcCalls {
 						t.Fatalf("Client (VerifyPeerCertificate %v): %v (%d calls); crypto/tls: %v (%d)", vpc, bound.err, bound.vpcCalls, std.err, std.vpcCalls)
 					}
 				}
-				hooked := run(t, server, HookClientConfig(&tls.Config{ServerName: name}, p.store), false, stdClient)
+				hooked := runHook(t, server, HookClientConfig(&tls.Config{ServerName: name}, p.store), false, stdClient)
 				if hooked.err == nil && std.err != nil && name != "good.example.." {
 					t.Fatalf("HookClientConfig accepted what crypto/tls refuses: %v", std.err)
 				}
@@ -289,18 +289,18 @@ func TestClientResumedName(t *testing.T) {
 					return nil
 				}}
 			stdCache, boundCache, hookCache := &oneSlotCache{}, &oneSlotCache{}, &oneSlotCache{}
-			std1 := run(t, server, &tls.Config{RootCAs: p.store.CertPool(), ServerName: st.first, ClientSessionCache: stdCache}, false, stdClient)
-			std2 := run(t, server, &tls.Config{RootCAs: p.store.CertPool(), ServerName: st.second, ClientSessionCache: stdCache}, false, stdClient)
+			std1 := runHook(t, server, &tls.Config{RootCAs: p.store.CertPool(), ServerName: st.first, ClientSessionCache: stdCache}, false, stdClient)
+			std2 := runHook(t, server, &tls.Config{RootCAs: p.store.CertPool(), ServerName: st.second, ClientSessionCache: stdCache}, false, stdClient)
 			if std1.err != nil {
 				t.Fatalf("crypto/tls, first connection: %v", std1.err)
 			}
 			bclient := func(c net.Conn, cfg *tls.Config) *tls.Conn { return Client(c, cfg, p.store) }
-			b1 := run(t, server, &tls.Config{ServerName: st.first, ClientSessionCache: boundCache}, false, bclient)
+			b1 := runHook(t, server, &tls.Config{ServerName: st.first, ClientSessionCache: boundCache}, false, bclient)
 			if b1.err != nil {
 				t.Fatalf("Client, first connection: %v", b1.err)
 			}
 			resumedOnServer.Store(0)
-			b2 := run(t, server, &tls.Config{ServerName: st.second, ClientSessionCache: boundCache}, false, bclient)
+			b2 := runHook(t, server, &tls.Config{ServerName: st.second, ClientSessionCache: boundCache}, false, bclient)
 			if resumedOnServer.Load() != 1 {
 				t.Fatal("the server did not resume the second connection: the test shows nothing")
 			}
@@ -310,7 +310,7 @@ func TestClientResumedName(t *testing.T) {
 			// HookClientConfig on a Clone: DNS names resume and are
 			// verified again; an IP address is refused.
 			h := HookClientConfig(&tls.Config{ServerName: st.first, ClientSessionCache: hookCache}, p.store)
-			h1 := run(t, server, h, false, stdClient)
+			h1 := runHook(t, server, h, false, stdClient)
 			if net.ParseIP(st.first) == nil && h1.err != nil {
 				t.Fatalf("HookClientConfig, first connection: %v", h1.err)
 			}
@@ -319,7 +319,7 @@ func TestClientResumedName(t *testing.T) {
 			}
 			h2cfg := h.Clone()
 			h2cfg.ServerName = st.second
-			h2 := run(t, server, h2cfg, false, stdClient)
+			h2 := runHook(t, server, h2cfg, false, stdClient)
 			if h2.err == nil && std2.err != nil {
 				t.Fatalf("HookClientConfig, resumed, accepted what crypto/tls refuses: %v", std2.err)
 			}
@@ -445,7 +445,7 @@ func TestClientMisuse(t *testing.T) {
 	for _, cfg := range []*tls.Config{
 		HookClientConfig(&tls.Config{ServerName: "good.example"}, p.store),
 		HookClientConfig(&tls.Config{ServerName: "good.example"}, p.store).Clone(),
-		ClientConfig(p.store),
+		HookClientConfig(nil, p.store),
 	} {
 		c := cfg.Clone()
 		c.ServerName = "good.example"
@@ -457,10 +457,19 @@ func TestClientMisuse(t *testing.T) {
 	_, err := tcpHandshake(t, server, func(conn net.Conn) *tls.Conn {
 		return Client(conn, &tls.Config{ServerName: "good.example"}, nil)
 	})
-	if !errors.Is(err, errNilStore) {
+	if !errors.Is(err, ErrNilStore) {
 		t.Errorf("Client with a nil Store: %v", err)
 	}
-	if _, err := (&Dialer{}).Dial("tcp", "127.0.0.1:1"); !errors.Is(err, errNilStore) {
+	nilClient := HookClientConfig(&tls.Config{ServerName: "good.example"}, nil)
+	if _, err := tcpHandshake(t, server, func(conn net.Conn) *tls.Conn { return tls.Client(conn, nilClient) }); !errors.Is(err, ErrNilStore) {
+		t.Errorf("HookClientConfig with a nil Store: %v", err)
+	}
+	nilServer := HookClientAuth(server, nil)
+	_, cerr, serr := hookHandshake(t, HookClientConfig(&tls.Config{ServerName: "good.example"}, p.store), nilServer)
+	if !errors.Is(serr, ErrNilStore) {
+		t.Errorf("HookClientAuth with a nil Store: client %v, server %v", cerr, serr)
+	}
+	if _, err := (&Dialer{}).Dial("tcp", "127.0.0.1:1"); !errors.Is(err, ErrNilStore) {
 		t.Errorf("Dialer with a nil Store: %v", err)
 	}
 	ln := listen(t, "tcp", "127.0.0.1:0", p.leaves["all"])
