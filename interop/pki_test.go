@@ -173,7 +173,7 @@ func newPKI(dir string) (*pki, error) {
 	if err := os.WriteFile(p.RootInterPEM, append(pemCert(p.root.cert.Raw), pemCert(p.inter.cert.Raw)...), 0o644); err != nil {
 		return nil, err
 	}
-	if p.store, err = truststore.New(p.root.cert); err != nil {
+	if p.store, err = truststore.New([]*x509.Certificate{p.root.cert}); err != nil {
 		return nil, err
 	}
 	p.pool = x509.NewCertPool()

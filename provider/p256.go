@@ -4,7 +4,6 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
-	"math/big"
 
 	"github.com/p256tls/p256tls/internal/signer"
 	"github.com/p256tls/p256tls/sign"
@@ -17,20 +16,11 @@ type combSigner = *sign.Signer
 // newCombKey builds the table of a P-256 key (once per key, never per
 // connection) and wraps the checked signer. Its signatures, checks and
 // detected faults are counted by the signer itself.
-//
-// sign.New is given a copy of the key object, never priv itself: it erases
-// the bytes it reads through ecdsa.PrivateKey.Bytes, which in Go 1.26 are
-// crypto/ecdsa's cached internal copy of the key, shared with every
-// standard signature made with priv at the same moment (those would then be
-// made with a zero scalar: TestCombKeyLeavesCallersKeyAlone). The copy's
-// scalar is erased afterwards.
+// sign.New leaves priv (and crypto/ecdsa's cached copy of its scalar)
+// untouched, so standard signatures made with priv at the same moment stay
+// right (TestCombKeyLeavesCallersKeyAlone).
 func newCombKey(priv *ecdsa.PrivateKey, label string) (*key, error) {
-	cp := &ecdsa.PrivateKey{PublicKey: priv.PublicKey}
-	if priv.D != nil {
-		cp.D = new(big.Int).Set(priv.D)
-		defer clear(cp.D.Bits())
-	}
-	s, err := sign.New(cp)
+	s, err := sign.New(priv)
 	switch {
 	case errors.Is(err, sign.ErrKeyMismatch):
 		return nil, fmt.Errorf("provider: %w: the P-256 private key's public point is not d·G (%w)", ErrKeyMismatch, trimPrefix(err, "sign: "))

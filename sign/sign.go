@@ -106,7 +106,8 @@ var errNotSigner = errors.New("sign: not a *sign.Signer")
 // keyed with the private key, the digest and 32 fresh random bytes per
 // signature (draft-irtf-cfrg-det-sigs-with-noise). It refuses a key not on
 // elliptic.P256(), a private scalar outside [1, n−1] and a public key that is
-// not d·G, and builds the key's verification table.
+// not d·G, and builds the key's verification table. priv is not modified
+// (nor crypto/ecdsa's cached form of it), and may keep signing elsewhere.
 func New(priv *ecdsa.PrivateKey) (*Signer, error) {
 	return newSigner(priv, false)
 }
