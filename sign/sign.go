@@ -41,6 +41,7 @@ import (
 	"sync/atomic"
 
 	"github.com/p256tls/p256tls/internal/comb"
+	"github.com/p256tls/p256tls/internal/ct"
 	"github.com/p256tls/p256tls/internal/fault"
 	"github.com/p256tls/p256tls/internal/keytab"
 	"github.com/p256tls/p256tls/internal/nonce"
@@ -405,7 +406,7 @@ func (st *state) core(d *scalar.Scalar, digest []byte) int {
 	st.inject(fault.W, &st.ws)
 	st.w = st.ws.Bytes()
 
-	z := isZeroLimbs(&st.rl) | isZeroLimbs(&st.sl)
+	z := ct.IsZero(st.rl[0]|st.rl[1]|st.rl[2]|st.rl[3]) | ct.IsZero(st.sl[0]|st.sl[1]|st.sl[2]|st.sl[3])
 	return 1 ^ z
 }
 
@@ -467,23 +468,10 @@ func putLimbs(b *[32]byte, l *[4]uint64) {
 	}
 }
 
-// isZeroLimbs returns 1 if l is zero and 0 otherwise, in constant time.
-//
-//p256tls:secret
-func isZeroLimbs(l *[4]uint64) int {
-	v := l[0] | l[1] | l[2] | l[3]
-	return int(1 ^ ((v | -v) >> 63))
-}
-
 // inRange returns 1 if the big-endian k is in [1, n−1], in constant time.
 //
 //p256tls:secret
 func inRange(k *[32]byte) int {
 	l := limbs(k)
-	var b uint64
-	_, b = bits.Sub64(l[0], scalar.N[0], 0)
-	_, b = bits.Sub64(l[1], scalar.N[1], b)
-	_, b = bits.Sub64(l[2], scalar.N[2], b)
-	_, b = bits.Sub64(l[3], scalar.N[3], b)
-	return int(b) & (1 ^ isZeroLimbs(&l))
+	return ct.InRange(&l, &scalar.N)
 }
