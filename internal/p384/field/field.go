@@ -86,6 +86,11 @@ func (e *Element) SquareN(a *Element, n int) *Element {
 }
 
 // Add sets e = a + b mod p and returns e. Constant time.
+//
+// Add, Sub and reduceOnce are limbs.AddMod, SubMod and ReduceOnce with p's
+// limbs as constants. Calling those instead measured Add 5.5 → 7.5 ns and
+// the portable Mul (which ends in reduceOnce) 37.8 → 40.1 ns (6 interleaved
+// runs of BenchmarkAdd and BenchmarkMul), so the field keeps its own.
 func (e *Element) Add(a, b *Element) *Element {
 	var c uint64
 	var t Element
