@@ -14,6 +14,8 @@ import (
 
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
+
+	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
 )
 
 // maxCerts bounds both the chain a peer sends and the path the fast path
@@ -347,27 +349,13 @@ func fromParser(c *x509.Certificate) bool {
 }
 
 // strictSignature reports whether sig is a DER ECDSA-Sig-Value
-// (SEQUENCE of two positive, minimally encoded INTEGERs and nothing else).
-// crypto/ecdsa accepts no other encoding; checking it here keeps a more
-// lenient back end from accepting what crypto/x509 would refuse.
+// (SEQUENCE of two non-negative, minimally encoded INTEGERs and nothing
+// else), by the one copy of crypto/ecdsa's rules (ecdsasig.ParseDER).
+// Checking it here keeps a more lenient back end from accepting what
+// crypto/x509 would refuse.
 func strictSignature(sig []byte) bool {
-	in := cryptobyte.String(sig)
-	var seq, r, s cryptobyte.String
-	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) || !in.Empty() ||
-		!seq.ReadASN1(&r, cbasn1.INTEGER) || !seq.ReadASN1(&s, cbasn1.INTEGER) || !seq.Empty() {
-		return false
-	}
-	return positiveMinimal(r) && positiveMinimal(s)
-}
-
-func positiveMinimal(b []byte) bool {
-	switch {
-	case len(b) == 0, b[0]&0x80 != 0:
-		return false
-	case len(b) > 1 && b[0] == 0 && b[1]&0x80 == 0:
-		return false
-	}
-	return true
+	_, _, ok := ecdsasig.ParseDER(sig)
+	return ok
 }
 
 // keyIDOf names an ECDSA public key by the SHA-256 of its uncompressed

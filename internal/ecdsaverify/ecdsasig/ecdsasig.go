@@ -1,8 +1,8 @@
-// Package ecdsasig is the one home of the rules an ECDSA P-256 signature
-// must meet before any arithmetic: its ASN.1 DER form (ParseDER, the rules
-// of crypto/ecdsa) and the range [1, n−1] of r and s (ScalarFromBytes,
-// Scalar32). keytable and verify use it; it holds no state and allocates
-// nothing.
+// Package ecdsasig is the one home of the rules an ECDSA signature must
+// meet before any arithmetic: its ASN.1 DER form (ParseDER, the rules of
+// crypto/ecdsa, for any curve) and, for P-256, the range [1, n−1] of r and s
+// (ScalarFromBytes, Scalar32). keytable, verify and truststore's fast path
+// use it; it holds no state and allocates nothing.
 //
 // Everything here is variable time: signatures are public.
 package ecdsasig
