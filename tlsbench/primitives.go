@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/p256tls/p256tls/internal/testsupport/cputime"
 )
 
 // primitive is one row. A nil side has no implementation to time; note
@@ -143,7 +145,7 @@ func buildPrimitives() ([]primitive, error) {
 // falls back to wall time.
 func timeOps(ctx context.Context, op func() error, d time.Duration) (sample, error) {
 	const batch = 4
-	c0, cerr := cpuTime()
+	c0, cerr := cputime.Process()
 	start := time.Now()
 	var n int64
 	for {
@@ -157,7 +159,7 @@ func timeOps(ctx context.Context, op func() error, d time.Duration) (sample, err
 		if el >= d || ctx.Err() != nil {
 			spent := el
 			if cerr == nil {
-				c1, err := cpuTime()
+				c1, err := cputime.Process()
 				if err != nil {
 					return sample{value: math.NaN(), n: n}, err
 				}
