@@ -57,23 +57,7 @@ var algOf = map[string]string{
 }
 
 func newPKI() (*pki, error) {
-	now := time.Now()
-	nb, na := now.Add(-time.Hour), now.Add(48*time.Hour)
-	rootKey, err := testpki.NewKey(testpki.P256)
-	if err != nil {
-		return nil, err
-	}
-	root, err := testpki.Issue(testpki.CATemplate("tlsbench root (P-256)", nb, na), rootKey, nil)
-	if err != nil {
-		return nil, err
-	}
-	interKey, err := testpki.NewKey(testpki.P256)
-	if err != nil {
-		return nil, err
-	}
-	interTmpl := testpki.CATemplate("tlsbench intermediate (P-256)", nb, na)
-	interTmpl.MaxPathLen, interTmpl.MaxPathLenZero = 0, true
-	inter, err := testpki.Issue(interTmpl, interKey, root)
+	root, inter, err := newCAPair(testpki.P256, testpki.P256, "tlsbench")
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +66,32 @@ func newPKI() (*pki, error) {
 		interDER: inter.Cert.Raw, inter: inter,
 		leaves: map[string]*leaf{},
 	}, nil
+}
+
+// newCAPair makes a root with a key of rootAlg and, under it, an
+// intermediate with a key of interAlg that may issue only leaves, both
+// valid from an hour ago for two days, named "<name> root (<alg>)" and
+// "<name> intermediate (<alg>)".
+func newCAPair(rootAlg, interAlg, name string) (root, inter *testpki.Node, err error) {
+	now := time.Now()
+	nb, na := now.Add(-time.Hour), now.Add(48*time.Hour)
+	rootKey, err := testpki.NewKey(rootAlg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if root, err = testpki.Issue(testpki.CATemplate(name+" root ("+rootAlg+")", nb, na), rootKey, nil); err != nil {
+		return nil, nil, err
+	}
+	interKey, err := testpki.NewKey(interAlg)
+	if err != nil {
+		return nil, nil, err
+	}
+	it := testpki.CATemplate(name+" intermediate ("+interAlg+")", nb, na)
+	it.MaxPathLen, it.MaxPathLenZero = 0, true
+	if inter, err = testpki.Issue(it, interKey, root); err != nil {
+		return nil, nil, err
+	}
+	return root, inter, nil
 }
 
 // leaf returns the server leaf for keyType, generating it on first use.

@@ -40,23 +40,7 @@ type chainPKI struct {
 }
 
 func newChainPKI(rootAlg string) (*chainPKI, error) {
-	now := time.Now()
-	nb, na := now.Add(-time.Hour), now.Add(48*time.Hour)
-	rootKey, err := testpki.NewKey(rootAlg)
-	if err != nil {
-		return nil, err
-	}
-	root, err := testpki.Issue(testpki.CATemplate("tlsbench chain root ("+rootAlg+")", nb, na), rootKey, nil)
-	if err != nil {
-		return nil, err
-	}
-	interKey, err := testpki.NewKey(testpki.P384)
-	if err != nil {
-		return nil, err
-	}
-	it := testpki.CATemplate("tlsbench chain intermediate (P-384)", nb, na)
-	it.MaxPathLen, it.MaxPathLenZero = 0, true
-	inter, err := testpki.Issue(it, interKey, root)
+	root, inter, err := newCAPair(rootAlg, testpki.P384, "tlsbench chain")
 	if err != nil {
 		return nil, err
 	}
