@@ -22,6 +22,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -106,20 +107,11 @@ func copyPoint(dst, src []asmlib.FE) {
 	}
 }
 
-// coords returns the n coordinates of the point at (r).
-func coords(r GPPhysical, n int) []asmlib.FE {
+// pointAt returns the n coordinates of the point at (r).
+func pointAt(r GPPhysical, n int) []asmlib.FE {
 	c := make([]asmlib.FE, n)
 	for i := range c {
 		c[i] = ptrFE(r, 32*i)
-	}
-	return c
-}
-
-// slotFEs returns the elements of the slots s.
-func slotFEs(s ...slot) []asmlib.FE {
-	c := make([]asmlib.FE, len(s))
-	for i := range s {
-		c[i] = s[i].fe()
 	}
 	return c
 }
@@ -166,60 +158,48 @@ func text(name, sig string, frame int, doc ...string) {
 	}
 }
 
-// Frame slots of the mixed additions (addMixedADX, combStepADX).
-const (
-	mX1 slot = 32 * iota
-	mY1
-	mZ1
-	mX2
-	mY2
-	mB
-	mT0
-	mT1
-	mT2
-	mT3
-	mT4
-	mX3
-	mY3
-	mZ3
-	mFrame
-)
+// frame is the stack frame of a scalar kernel: named 32-byte slots, one
+// after the other from 0(SP).
+type frame map[string]slot
 
-// Frame slots of the full addition (addFullADX).
-const (
-	fX1 slot = 32 * iota
-	fY1
-	fZ1
-	fX2
-	fY2
-	fZ2
-	fB
-	fT0
-	fT1
-	fT2
-	fT3
-	fT4
-	fX3
-	fY3
-	fZ3
-	fFrame
-)
-
-// addMixedBody emits rcbMixed on the mixed frame, reading X1, Y1, Z1, X2,
-// Y2 and leaving the sum in X3, Y3, Z3.
-func addMixedBody() {
-	storeB(mB)
-	runFormula(scalarOps{newPool()}, rcbMixed, map[string]slot{
-		"X1": mX1, "Y1": mY1, "Z1": mZ1, "X2": mX2, "Y2": mY2, "b": mB,
-		"t0": mT0, "t1": mT1, "t2": mT2, "t3": mT3, "t4": mT4, "X3": mX3, "Y3": mY3, "Z3": mZ3,
-	})
+func newFrame(names string) frame {
+	f := frame{}
+	for i, n := range strings.Fields(names) {
+		f[n] = slot(32 * i)
+	}
+	return f
 }
 
-// negY2 sets slot Y2 = −Y2 if neg+24(FP) is not zero, by CMOV: 0 − y mod
+func (f frame) size() int { return 32 * len(f) }
+
+// fes returns the elements of the named slots.
+func (f frame) fes(names string) []asmlib.FE {
+	var e []asmlib.FE
+	for _, n := range strings.Fields(names) {
+		e = append(e, f[n].fe())
+	}
+	return e
+}
+
+// The frames of the mixed additions (addMixedADX, combStepADX) and of the
+// full addition (addFullADX): the inputs, b, the formulas' temporaries and
+// the sum.
+var (
+	mixedFrame = newFrame("X1 Y1 Z1 X2 Y2 b t0 t1 t2 t3 t4 X3 Y3 Z3")
+	fullFrame  = newFrame("X1 Y1 Z1 X2 Y2 Z2 b t0 t1 t2 t3 t4 X3 Y3 Z3")
+)
+
+// addBody emits the formula prog on the frame f: b is stored, the inputs
+// must be in place, and the sum is left in X3, Y3, Z3.
+func addBody(f frame, prog string) {
+	storeB(f["b"])
+	runFormula(scalarOps{newPool()}, prog, f)
+}
+
+// negY2 sets y = −y if neg+24(FP) is not zero, by CMOV: 0 − y mod
 // p (which is p − y, and 0 for y = 0).
-func negY2() {
+func negY2(y asmlib.FE) {
 	regs := newPool()
-	y := mY2.fe()
 	n := make([]GPPhysical, 4)
 	for i := range n {
 		n[i] = regs.Get()
@@ -234,6 +214,22 @@ func negY2() {
 		CMOVQNE(n[i], v)
 		MOVQ(v, y[i])
 	}
+}
+
+// genAdd emits the kernel name: out = q + the argument second, whose
+// coordinates go to the slots named in coords of frame f, by the formula
+// prog.
+func genAdd(name, sig string, f frame, prog, second, coords string, doc ...string) {
+	text(name, sig, f.size(), doc...)
+	Load(Param("q"), RAX)
+	Load(Param(second), RBX)
+	copyPoint(f.fes("X1 Y1 Z1"), pointAt(RAX, 3))
+	copyPoint(f.fes(coords), pointAt(RBX, len(f.fes(coords))))
+	addBody(f, prog)
+	Comment("Store the sum.")
+	Load(Param("out"), RAX)
+	copyPoint(pointAt(RAX, 3), f.fes("X3 Y3 Z3"))
+	RET()
 }
 
 func generateAsm(w int) {
@@ -251,64 +247,42 @@ func generateAsm(w int) {
 	VZEROUPPER()
 	RET()
 
-	text("addMixedADX", "func(out, q *[12]uint64, a *[8]uint64)", int(mFrame),
+	m := mixedFrame
+	genAdd("addMixedADX", "func(out, q *[12]uint64, a *[8]uint64)", m, rcbMixed, "a", "X2 Y2",
 		"addMixedADX sets out = q + a (point.Projective, point.Affine), the complete",
 		"mixed addition (RCB algorithm 5). Requires ADX, BMI2, CMOV.")
-	Load(Param("q"), RAX)
-	Load(Param("a"), RBX)
-	copyPoint(slotFEs(mX1, mY1, mZ1), coords(RAX, 3))
-	copyPoint(slotFEs(mX2, mY2), coords(RBX, 2))
-	addMixedBody()
-	Comment("Store the sum.")
-	Load(Param("out"), RAX)
-	copyPoint(coords(RAX, 3), slotFEs(mX3, mY3, mZ3))
-	RET()
 
-	text("combStepADX", "func(acc *[12]uint64, tab "+tabSig+", idx, neg, keep int)", int(mFrame),
+	text("combStepADX", "func(acc *[12]uint64, tab "+tabSig+", idx, neg, keep int)", m.size(),
 		"combStepADX reads e = tab[idx−1], negated if neg = 1, and sets acc = acc if",
 		"keep = 1, else acc + e (complete mixed addition). Requires AVX2, ADX, BMI2,",
 		"CMOV.")
 	Load(Param("tab"), RSI)
 	lookupBody(RSI, argMem("idx"), entries)
-	VMOVDQU(Y0, mX2.fe()[0])
-	VMOVDQU(Y1, mY2.fe()[0])
+	VMOVDQU(Y0, m["X2"].fe()[0])
+	VMOVDQU(Y1, m["Y2"].fe()[0])
 	VZEROUPPER()
 	Comment("y2 = −y2 if neg = 1, kept by CMOV.")
-	negY2()
+	negY2(m["Y2"].fe())
 	Load(Param("acc"), RAX)
-	copyPoint(slotFEs(mX1, mY1, mZ1), coords(RAX, 3))
-	addMixedBody()
+	copyPoint(m.fes("X1 Y1 Z1"), pointAt(RAX, 3))
+	addBody(m, rcbMixed)
 	Comment("acc = keep ? acc : sum, by CMOV.")
 	Load(Param("acc"), RAX)
 	Load(Param("keep"), RBX)
 	TESTQ(RBX, RBX)
-	acc := coords(RAX, 3)
-	for c, src := range slotFEs(mX3, mY3, mZ3) {
-		old := slotFEs(mX1, mY1, mZ1)[c]
+	acc, old := pointAt(RAX, 3), m.fes("X1 Y1 Z1")
+	for c, src := range m.fes("X3 Y3 Z3") {
 		for i := range src {
 			MOVQ(src[i], R8)
-			CMOVQNE(old[i], R8)
+			CMOVQNE(old[c][i], R8)
 			MOVQ(R8, acc[c][i])
 		}
 	}
 	RET()
 
-	text("addFullADX", "func(out, q, r *[12]uint64)", int(fFrame),
+	genAdd("addFullADX", "func(out, q, r *[12]uint64)", fullFrame, rcbFull, "r", "X2 Y2 Z2",
 		"addFullADX sets out = q + r (point.Projective), the complete addition (RCB",
 		"algorithm 4). Requires ADX, BMI2, CMOV.")
-	Load(Param("q"), RAX)
-	Load(Param("r"), RBX)
-	copyPoint(slotFEs(fX1, fY1, fZ1), coords(RAX, 3))
-	copyPoint(slotFEs(fX2, fY2, fZ2), coords(RBX, 3))
-	storeB(fB)
-	runFormula(scalarOps{newPool()}, rcbFull, map[string]slot{
-		"X1": fX1, "Y1": fY1, "Z1": fZ1, "X2": fX2, "Y2": fY2, "Z2": fZ2, "b": fB,
-		"t0": fT0, "t1": fT1, "t2": fT2, "t3": fT3, "t4": fT4, "X3": fX3, "Y3": fY3, "Z3": fZ3,
-	})
-	Comment("Store the sum.")
-	Load(Param("out"), RAX)
-	copyPoint(coords(RAX, 3), slotFEs(fX3, fY3, fZ3))
-	RET()
 
 	genComb8((positions(w)+7)/8, entries)
 }
