@@ -288,9 +288,10 @@ func AddMod(a []GPPhysical, b []Op, m []uint64, regs *Pool) []GPPhysical {
 }
 
 // SubMod sets a = a − b mod m, for a, b < m given by its limbs: the
-// difference on SUB/SBB, then m masked by the borrow added back (a limb of
-// m that is 0 or 2^64 − 1 needs no register). b may be registers or
-// memory. It takes one register, and one more for each other limb of m.
+// difference on SUB/SBB, then m masked by the borrow added back. b may be
+// registers or memory. It takes one register for the mask, and one more
+// for each limb of m other than 0 and 2^64 − 1 (those are an immediate 0
+// and the mask itself).
 func SubMod(a []GPPhysical, b []Op, m []uint64, regs *Pool) {
 	mask := regs.Get()
 	SUBQ(b[0], a[0])
