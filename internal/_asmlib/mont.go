@@ -259,3 +259,70 @@ func MulxRound(mem []Mem, k0 uint64) Round {
 		ADOXQ(zr, a[k+n+1])
 	}
 }
+
+// AddMod returns a + b mod m in new registers from regs, for a, b < m < 2^(64n)
+// given by its n limbs, and frees a: the sum on ADD/ADC with its carry, then
+// the sum less m, kept by CMOV unless that borrows. b may be registers or
+// memory (a itself for a doubling). It takes n + 2 registers besides a.
+func AddMod(a []GPPhysical, b []Op, m []uint64, regs *Pool) []GPPhysical {
+	c := regs.Get()
+	XORL(c.As32(), c.As32())
+	ADDQ(b[0], a[0])
+	for i := 1; i < len(a); i++ {
+		ADCQ(b[i], a[i])
+	}
+	ADCQ(Imm(0), c)
+	s := make([]GPPhysical, len(a))
+	for i := range s {
+		s[i] = regs.Get()
+	}
+	pr := regs.Get()
+	SubConst(s, a, m, pr)
+	SBBQ(Imm(0), c) // borrows iff a + b < m
+	for i := range s {
+		CMOVQCS(a[i], s[i])
+	}
+	regs.Put(a...)
+	regs.Put(c, pr)
+	return s
+}
+
+// SubMod sets a = a − b mod m, for a, b < m given by its limbs: the
+// difference on SUB/SBB, then m masked by the borrow added back. b may be
+// registers or memory. It takes one register for the mask, and one more
+// for each limb of m other than 0 and 2^64 − 1 (those are an immediate 0
+// and the mask itself).
+func SubMod(a []GPPhysical, b []Op, m []uint64, regs *Pool) {
+	mask := regs.Get()
+	SUBQ(b[0], a[0])
+	for i := 1; i < len(a); i++ {
+		SBBQ(b[i], a[i])
+	}
+	SBBQ(mask, mask) // −borrow: add m back
+	add := make([]Op, len(m))
+	var taken []GPPhysical
+	for i, l := range m {
+		switch {
+		case l == 0:
+			add[i] = Imm(0)
+		case l == ^uint64(0):
+			add[i] = mask
+		default:
+			r := regs.Get()
+			taken = append(taken, r)
+			if l <= 0xffffffff {
+				MOVL(U32(uint32(l)), r.As32())
+			} else {
+				MOVQ(U64(l), r)
+			}
+			ANDQ(mask, r)
+			add[i] = r
+		}
+	}
+	ADDQ(add[0], a[0])
+	for i := 1; i < len(a); i++ {
+		ADCQ(add[i], a[i])
+	}
+	regs.Put(mask)
+	regs.Put(taken...)
+}

@@ -1,12 +1,17 @@
-// Package asmlib holds the avo building blocks of P-256 field arithmetic
-// that the repository's assembly generators share (internal/field/_asm, the
-// field kernels, and internal/point/_asm, the fused Jacobian kernels): a
-// register pool, the reduction addend of p, the subtraction of p, the rows
-// and rounds of the MULX/ADCX/ADOX Montgomery multiplication and the whole
-// multiplication (MulADX), and the squaring's product, reduction and final
-// addition (SquareProductADX, ReduceLow, FinalADX). It is a module of its
-// own, used by the generators through replace directives; it is not part
-// of the library. (internal/comb/_asm does not use it yet.)
+// Package asmlib holds the avo building blocks of field arithmetic that the
+// repository's assembly generators share: internal/field/_asm (the field
+// kernels), internal/point/_asm (the fused Jacobian kernels),
+// internal/comb/_asm (the comb's fused complete additions) and
+// internal/p384/field/_asm. For P-256 (this file): a register pool, the
+// reduction addend of p, the subtraction of p, the rows and rounds of the
+// MULX/ADCX/ADOX Montgomery multiplication and the whole multiplication
+// (MulADX), and the squaring's product, reduction and final addition
+// (SquareProductADX, ReduceLow, FinalADX). For any limb count and modulus
+// (mont.go): the Montgomery multiplication MontMulN with its rows, the
+// subtraction of a constant, and the modular addition and subtraction
+// (AddMod, SubMod); P-384's modulus and round are in p384.go. It is a
+// module of its own, used by the generators through replace directives; it
+// is not part of the library.
 //
 // # Reduction
 //
@@ -41,7 +46,8 @@
 // structure (MulRow, the product of SquareProductADX) and the final
 // selections are the same for any limb count. P-384 uses the n-limb
 // helpers of mont.go (MontMulN, MulRowN, MulRowMULQ, SubConst, MulxRound)
-// with its own round for p = 2^384 − c (p384.go).
+// with its own round for p = 2^384 − c (p384.go); AddMod and SubMod take
+// any modulus's limbs (P256Limbs for the comb).
 package asmlib
 
 import (
@@ -55,6 +61,10 @@ const (
 	P1 = 0x00000000ffffffff
 	P3 = 0xffffffff00000001
 )
+
+// P256Limbs are the limbs of p, least significant first, for the n-limb
+// helpers of mont.go (SubConst, AddMod, SubMod).
+var P256Limbs = []uint64{0xffffffffffffffff, P1, 0, P3}
 
 // FE is a field element in memory: four limb operands, least significant
 // first.

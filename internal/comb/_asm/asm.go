@@ -1,467 +1,290 @@
 package main
 
-// This file writes comb_amd64.s, the amd64 kernels of package comb:
+// This file writes the scalar amd64 kernels of package comb:
 //
 //   - lookupAVX2 reads all 2^(w−1) entries of one table position with
 //     256-bit masked loads and keeps the wanted one: every entry is read,
 //     no address depends on the digit, and there is no branch at all (the
 //     loop is unrolled).
-//   - addMixedADX is the complete mixed addition of Renes, Costello and
-//     Batina (2016, algorithm 5, a = −3) with every field operation inlined:
-//     Montgomery multiplications with MULX and the ADCX/ADOX carry chains,
-//     additions and subtractions with a masked correction, all on 32-byte
-//     slots of the stack frame. There is no branch at all.
+//   - addMixedADX, combStepADX and addFullADX are the complete additions of
+//     formula.go (Renes, Costello and Batina, algorithms 5 and 4, a = −3)
+//     with every field operation inlined, all on 32-byte slots of the stack
+//     frame, and no branch at all.
 //
-// Field arithmetic (p = 2^256 − 2^224 + 2^192 + 2^96 − 1, Montgomery form
-// with R = 2^256, every value fully reduced below p):
-//
-//   - The product x·y is formed in eight limbs t0..t7. Its low half
-//     L = t0..t3 is reduced in four rounds u ← (u + m·p)/2^64 with m the low
-//     limb of u (−p⁻¹ ≡ 1 mod 2^64, so m needs no multiplication). Since
-//     (p + 1)/2^64 = 2^192 − 2^160 + 2^128 + 2^32, a round adds m·2^32 and
-//     m·p3·2^128 (p3 = 2^64 − 2^32 + 1) to u >> 64; the result stays below
-//     2^192 + p, inside four limbs, and after four rounds is at most p. Adding
-//     the high half H = t4..t7 < p gives x·y·2^−256 + (multiple of p) < 2p,
-//     which one conditional subtraction of p (CMOV on the borrow) reduces.
-//   - a + b: add with carry, subtract p with borrow, keep the sum when the
-//     subtraction borrowed (CMOV).
-//   - a − b: subtract with borrow, add p masked by the borrow.
-//
-// Register use: R8–R15 hold the product and the values being reduced, DX is
-// MULX's implicit operand, AX/BX/CX are scratch, SI holds p3 and DI holds p1
-// for the whole function. No global symbol is referenced (constants are
+// The field arithmetic is internal/_asmlib's, the same code as package
+// field's kernels (Montgomery form with R = 2^256, every value fully
+// reduced below p): the multiplication is asmlib.MulADX (MULX with the
+// ADCX/ADOX carry chains, interleaved with the multiplication-free
+// reduction rounds explained in _asmlib), the addition and subtraction are
+// asmlib.AddMod and asmlib.SubMod (a conditional subtraction by CMOV, a
+// masked addition of p). No global symbol is referenced (constants are
 // immediates), so R15 is free even when dynamically linking.
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
 
-const (
-	asmP1 = 0x00000000ffffffff
-	asmP3 = 0xffffffff00000001
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+
+	"github.com/p256tls/p256tls/internal/_asmlib"
 )
 
-// curveBMont is b in Montgomery form (b·2^256 mod p), as little-endian limbs.
-func curveBMont() [4]uint64 { return montLimbs(curveB) }
+// fe returns the element in frame slot s.
+func (s slot) fe() asmlib.FE { return asmlib.At(Mem{Base: StackPointer}, int(s)) }
 
-// slot is a field element stored at off(SP).
-type slot int
-
-func (s slot) limb(i int) string { return fmt.Sprintf("%d(SP)", int(s)+8*i) }
-
-// mem is a field element at off(reg).
-type mem struct {
-	reg string
-	off int
+// argMem returns the memory operand of the Go argument name.
+func argMem(name string) Mem {
+	b, err := Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
 }
 
-func (m mem) limb(i int) string { return fmt.Sprintf("%d(%s)", m.off+8*i, m.reg) }
+// ptrFE returns the element at byte offset disp from the pointer in r.
+func ptrFE(r GPPhysical, disp int) asmlib.FE { return asmlib.At(Mem{Base: r}, disp) }
 
-type operand interface{ limb(i int) string }
+func mops(x asmlib.FE) []Op { return []Op{x[0], x[1], x[2], x[3]} }
 
-// mul emits dst = x·y·2^−256 mod p.
-func (a *asm) mul(dst, x, y operand) {
-	t := []string{"R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15"}
-	// Row 0.
-	a.ins("MOVQ", y.limb(0), "DX")
-	a.ins("MULXQ", x.limb(0), t[0], t[1])
-	a.ins("MULXQ", x.limb(1), "AX", t[2])
-	a.ins("ADDQ", "AX", t[1])
-	a.ins("MULXQ", x.limb(2), "AX", t[3])
-	a.ins("ADCQ", "AX", t[2])
-	a.ins("MULXQ", x.limb(3), "AX", t[4])
-	a.ins("ADCQ", "AX", t[3])
-	a.ins("ADCQ", "$0", t[4])
-	// Rows 1..3: low halves on the CF chain (ADCX), high halves on the OF
-	// chain (ADOX).
-	for i := 1; i < 4; i++ {
-		a.ins("MOVQ", y.limb(i), "DX")
-		a.ins("XORQ", "CX", "CX")
-		a.ins("MULXQ", x.limb(0), "AX", "BX")
-		a.ins("ADCXQ", "AX", t[i])
-		a.ins("ADOXQ", "BX", t[i+1])
-		a.ins("MULXQ", x.limb(1), "AX", "BX")
-		a.ins("ADCXQ", "AX", t[i+1])
-		a.ins("ADOXQ", "BX", t[i+2])
-		a.ins("MULXQ", x.limb(2), "AX", "BX")
-		a.ins("ADCXQ", "AX", t[i+2])
-		a.ins("ADOXQ", "BX", t[i+3])
-		a.ins("MULXQ", x.limb(3), "AX", t[i+4])
-		a.ins("ADCXQ", "AX", t[i+3])
-		a.ins("ADOXQ", "CX", t[i+4])
-		a.ins("ADCXQ", "CX", t[i+4])
-	}
-	// Reduce the low half in four rounds; the limbs rotate through the
-	// registers, with one spare register taking each round's top limb.
-	l := []string{t[0], t[1], t[2], t[3]}
-	free := "BX"
-	for r := 0; r < 4; r++ {
-		m := l[0]
-		a.ins("MOVQ", m, "DX")
-		a.ins("MULXQ", "SI", "AX", free) // free:AX = m·p3
-		a.ins("MOVQ", m, "CX")
-		a.ins("SHLQ", "$32", "CX") // m << 32
-		a.ins("SHRQ", "$32", m)    // m >> 32
-		a.ins("ADDQ", "CX", l[1])
-		a.ins("ADCQ", m, l[2])
-		a.ins("ADCQ", "AX", l[3])
-		a.ins("ADCQ", "$0", free)
-		l = []string{l[1], l[2], l[3], free}
-		free = m
-	}
-	// Add the high half, then subtract p once if the sum is ≥ p.
-	h := t[4:]
-	a.ins("XORQ", "CX", "CX")
-	a.ins("ADDQ", h[0], l[0])
-	a.ins("ADCQ", h[1], l[1])
-	a.ins("ADCQ", h[2], l[2])
-	a.ins("ADCQ", h[3], l[3])
-	a.ins("ADCQ", "$0", "CX")
-	a.condSubP(dst, l, h)
+// newPool returns every general register but DX (MULX's implicit operand,
+// and the scratch of MulADX's final subtraction) and SP.
+func newPool() *asmlib.Pool {
+	return asmlib.NewPool(RAX, RBX, RCX, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15)
 }
 
-// condSubP stores v − p to dst if v (four limbs in v, carry in CX) is ≥ p,
-// and v otherwise. It uses the registers of s as scratch.
-func (a *asm) condSubP(dst operand, v, s []string) {
-	for i := 0; i < 4; i++ {
-		a.ins("MOVQ", v[i], s[i])
+// load returns the element x in four new registers.
+func load(x asmlib.FE, regs *asmlib.Pool) []GPPhysical {
+	r := make([]GPPhysical, 4)
+	for i := range r {
+		r[i] = regs.Get()
+		MOVQ(x[i], r[i])
 	}
-	a.ins("SUBQ", "$-1", s[0]) // p0 = 2^64 − 1
-	a.ins("SBBQ", "DI", s[1])  // p1
-	a.ins("SBBQ", "$0", s[2])  // p2 = 0
-	a.ins("SBBQ", "SI", s[3])  // p3
-	a.ins("SBBQ", "$0", "CX")
-	// A borrow means v < p: keep v.
-	for i := 0; i < 4; i++ {
-		a.ins("CMOVQCS", v[i], s[i])
-	}
-	for i := 0; i < 4; i++ {
-		a.ins("MOVQ", s[i], dst.limb(i))
-	}
+	return r
 }
 
-// add emits dst = x + y mod p.
-func (a *asm) add(dst, x, y operand) {
-	v := []string{"R8", "R9", "R10", "R11"}
-	for i := 0; i < 4; i++ {
-		a.ins("MOVQ", x.limb(i), v[i])
+// storeFree writes v to x and returns its registers to regs.
+func storeFree(v []GPPhysical, x asmlib.FE, regs *asmlib.Pool) {
+	for i := range v {
+		MOVQ(v[i], x[i])
 	}
-	a.ins("XORQ", "CX", "CX")
-	a.ins("ADDQ", y.limb(0), v[0])
-	a.ins("ADCQ", y.limb(1), v[1])
-	a.ins("ADCQ", y.limb(2), v[2])
-	a.ins("ADCQ", y.limb(3), v[3])
-	a.ins("ADCQ", "$0", "CX")
-	a.condSubP(dst, v, []string{"R12", "R13", "R14", "R15"})
+	regs.Put(v...)
 }
 
-// sub emits dst = x − y mod p.
-func (a *asm) sub(dst, x, y operand) {
-	v := []string{"R8", "R9", "R10", "R11"}
-	for i := 0; i < 4; i++ {
-		a.ins("MOVQ", x.limb(i), v[i])
-	}
-	a.ins("SUBQ", y.limb(0), v[0])
-	a.ins("SBBQ", y.limb(1), v[1])
-	a.ins("SBBQ", y.limb(2), v[2])
-	a.ins("SBBQ", y.limb(3), v[3])
-	a.ins("SBBQ", "CX", "CX") // CX = all ones on borrow
-	a.ins("MOVQ", "DI", "R12")
-	a.ins("ANDQ", "CX", "R12") // p1 & mask
-	a.ins("MOVQ", "SI", "R13")
-	a.ins("ANDQ", "CX", "R13") // p3 & mask
-	a.ins("ADDQ", "CX", v[0])  // p0 & mask = mask
-	a.ins("ADCQ", "R12", v[1])
-	a.ins("ADCQ", "$0", v[2])
-	a.ins("ADCQ", "R13", v[3])
-	for i := 0; i < 4; i++ {
-		a.ins("MOVQ", v[i], dst.limb(i))
-	}
+// scalarOps emits the field operations of the scalar kernels on frame
+// slots; every register is free between two operations.
+type scalarOps struct{ regs *asmlib.Pool }
+
+func (f scalarOps) mul(dst, x, y slot) {
+	s, _ := asmlib.MulADX(x.fe(), y.fe(), f.regs, RDX)
+	storeFree(s[:], dst.fe(), f.regs)
+}
+
+func (f scalarOps) add(dst, x, y slot) {
+	s := asmlib.AddMod(load(x.fe(), f.regs), mops(y.fe()), asmlib.P256Limbs, f.regs)
+	storeFree(s, dst.fe(), f.regs)
+}
+
+func (f scalarOps) sub(dst, x, y slot) {
+	a := load(x.fe(), f.regs)
+	asmlib.SubMod(a, mops(y.fe()), asmlib.P256Limbs, f.regs)
+	storeFree(a, dst.fe(), f.regs)
 }
 
 // copy32 copies a 32-byte value with two SSE2 moves.
-func (a *asm) copy32(dst, src operand) {
-	a.ins("MOVOU", src.limb(0), "X0")
-	a.ins("MOVOU", src.limb(2), "X1")
-	a.ins("MOVOU", "X0", dst.limb(0))
-	a.ins("MOVOU", "X1", dst.limb(2))
+func copy32(dst, src asmlib.FE) {
+	MOVOU(src[0], X0)
+	MOVOU(src[2], X1)
+	MOVOU(X0, dst[0])
+	MOVOU(X1, dst[2])
 }
 
-// addMixedBody emits the RCB algorithm 5 sequence on frame slots, reading
-// X1, Y1, Z1, x2, y2 and leaving the sum in X3, Y3, Z3.
-func (a *asm) addMixedBody(X1, Y1, Z1, x2, y2, b, t0, t1, t2, t3, t4, X3, Y3, Z3 slot) {
-	a.comment("t0 = X1·x2, t1 = Y1·y2, t3 = (x2+y2)(X1+Y1) − t0 − t1")
-	a.mul(t0, X1, x2)
-	a.mul(t1, Y1, y2)
-	a.add(t3, x2, y2)
-	a.add(t4, X1, Y1)
-	a.mul(t3, t3, t4)
-	a.add(t4, t0, t1)
-	a.sub(t3, t3, t4)
-	a.comment("t4 = y2·Z1 + Y1, Y3 = x2·Z1 + X1")
-	a.mul(t4, y2, Z1)
-	a.add(t4, t4, Y1)
-	a.mul(Y3, x2, Z1)
-	a.add(Y3, Y3, X1)
-	a.comment("Z3 = b·Z1, X3 = Y3 − Z3, X3 = 3·X3, Z3 = t1 − X3, X3 = t1 + X3")
-	a.mul(Z3, b, Z1)
-	a.sub(X3, Y3, Z3)
-	a.add(Z3, X3, X3)
-	a.add(X3, X3, Z3)
-	a.sub(Z3, t1, X3)
-	a.add(X3, t1, X3)
-	a.comment("Y3 = b·Y3, t2 = 3·Z1, Y3 = 3·(Y3 − t2 − t0)")
-	a.mul(Y3, b, Y3)
-	a.add(t1, Z1, Z1)
-	a.add(t2, t1, Z1)
-	a.sub(Y3, Y3, t2)
-	a.sub(Y3, Y3, t0)
-	a.add(t1, Y3, Y3)
-	a.add(Y3, t1, Y3)
-	a.comment("t0 = 3·t0 − t2")
-	a.add(t1, t0, t0)
-	a.add(t0, t1, t0)
-	a.sub(t0, t0, t2)
-	a.comment("t1 = t4·Y3, t2 = t0·Y3, Y3 = X3·Z3 + t2")
-	a.mul(t1, t4, Y3)
-	a.mul(t2, t0, Y3)
-	a.mul(Y3, X3, Z3)
-	a.add(Y3, Y3, t2)
-	a.comment("X3 = t3·X3 − t1, Z3 = t4·Z3 + t3·t0")
-	a.mul(X3, t3, X3)
-	a.sub(X3, X3, t1)
-	a.mul(Z3, t4, Z3)
-	a.mul(t1, t3, t0)
-	a.add(Z3, Z3, t1)
-}
-
-// addFullBody emits the complete projective addition (RCB algorithm 4,
-// a = −3) on frame slots: (X3, Y3, Z3) = (X1, Y1, Z1) + (X2, Y2, Z2).
-func (a *asm) addFullBody(X1, Y1, Z1, X2, Y2, Z2, b, t0, t1, t2, t3, t4, X3, Y3, Z3 slot) {
-	a.comment("t0 = X1·X2, t1 = Y1·Y2, t2 = Z1·Z2, t3 = (X1+Y1)(X2+Y2) − t0 − t1")
-	a.mul(t0, X1, X2)
-	a.mul(t1, Y1, Y2)
-	a.mul(t2, Z1, Z2)
-	a.add(t3, X1, Y1)
-	a.add(t4, X2, Y2)
-	a.mul(t3, t3, t4)
-	a.add(t4, t0, t1)
-	a.sub(t3, t3, t4)
-	a.comment("t4 = (Y1+Z1)(Y2+Z2) − t1 − t2")
-	a.add(t4, Y1, Z1)
-	a.add(X3, Y2, Z2)
-	a.mul(t4, t4, X3)
-	a.add(X3, t1, t2)
-	a.sub(t4, t4, X3)
-	a.comment("Y3 = (X1+Z1)(X2+Z2) − t0 − t2")
-	a.add(X3, X1, Z1)
-	a.add(Y3, X2, Z2)
-	a.mul(X3, X3, Y3)
-	a.add(Y3, t0, t2)
-	a.sub(Y3, X3, Y3)
-	a.comment("Z3 = b·t2, X3 = 3(Y3 − Z3), Z3 = t1 − X3, X3 = t1 + X3")
-	a.mul(Z3, b, t2)
-	a.sub(X3, Y3, Z3)
-	a.add(Z3, X3, X3)
-	a.add(X3, X3, Z3)
-	a.sub(Z3, t1, X3)
-	a.add(X3, t1, X3)
-	a.comment("Y3 = 3(b·Y3 − 3·t2 − t0), t0 = 3·t0 − 3·t2")
-	a.mul(Y3, b, Y3)
-	a.add(t1, t2, t2)
-	a.add(t2, t1, t2)
-	a.sub(Y3, Y3, t2)
-	a.sub(Y3, Y3, t0)
-	a.add(t1, Y3, Y3)
-	a.add(Y3, t1, Y3)
-	a.add(t1, t0, t0)
-	a.add(t0, t1, t0)
-	a.sub(t0, t0, t2)
-	a.comment("Y3 = X3·Z3 + t0·Y3, X3 = t3·X3 − t4·Y3, Z3 = t4·Z3 + t3·t0")
-	a.mul(t1, t4, Y3)
-	a.mul(t2, t0, Y3)
-	a.mul(Y3, X3, Z3)
-	a.add(Y3, Y3, t2)
-	a.mul(X3, t3, X3)
-	a.sub(X3, X3, t1)
-	a.mul(Z3, t4, Z3)
-	a.mul(t1, t3, t0)
-	a.add(Z3, Z3, t1)
-}
-
-// setConstants loads p1 and p3 into DI and SI and stores b at slot b.
-func (a *asm) setConstants(b slot) {
-	a.ins("MOVQ", fmt.Sprintf("$%#016x", uint64(asmP1)), "DI")
-	a.ins("MOVQ", fmt.Sprintf("$%#016x", uint64(asmP3)), "SI")
-	for i, l := range curveBMont() {
-		a.ins("MOVQ", fmt.Sprintf("$%#016x", l), "AX")
-		a.ins("MOVQ", "AX", b.limb(i))
+// copyPoint copies n coordinates from src[i] to dst[i].
+func copyPoint(dst, src []asmlib.FE) {
+	for i := range dst {
+		copy32(dst[i], src[i])
 	}
 }
 
-// lookupBody emits the masked read of all entries of the table at tab
-// (a register) into Y0 (x) and Y1 (y); idx is the memory operand of the
-// wanted index ∈ [1, entries].
-func (a *asm) lookupBody(tab, idx string, entries int) {
-	a.ins("VPBROADCASTQ", idx, "Y15") // wanted index
-	a.ins("MOVQ", "$1", "AX")
-	a.ins("MOVQ", "AX", "X14")
-	a.ins("VPBROADCASTQ", "X14", "Y14") // counter j+1, from 1
-	a.ins("VMOVDQU", "Y14", "Y13")      // increment
-	a.ins("VPXOR", "Y0", "Y0", "Y0")
-	a.ins("VPXOR", "Y1", "Y1", "Y1")
+// pointAt returns the n coordinates of the point at (r).
+func pointAt(r GPPhysical, n int) []asmlib.FE {
+	c := make([]asmlib.FE, n)
+	for i := range c {
+		c[i] = ptrFE(r, 32*i)
+	}
+	return c
+}
+
+// storeB stores b in Montgomery form at slot b.
+func storeB(b slot) {
+	for i, l := range curve.Montgomery(curve.B) {
+		movImm(l, RAX)
+		MOVQ(RAX, b.fe()[i])
+	}
+}
+
+// lookupBody emits the masked read of all entries of the table at (tab)
+// into Y0 (x) and Y1 (y); idx is the operand of the wanted index ∈
+// [1, entries].
+func lookupBody(tab GPPhysical, idx Mem, entries int) {
+	VPBROADCASTQ(idx, Y15) // wanted index
+	MOVQ(I32(1), RAX)
+	MOVQ(RAX, X14)
+	VPBROADCASTQ(X14, Y14) // counter j+1, from 1
+	VMOVDQU(Y14, Y13)      // increment
+	VPXOR(Y0, Y0, Y0)
+	VPXOR(Y1, Y1, Y1)
 	for j := 0; j < entries; j++ {
-		a.ins("VPCMPEQQ", "Y14", "Y15", "Y12")
-		a.ins("VPAND", fmt.Sprintf("%d(%s)", 64*j, tab), "Y12", "Y10")
-		a.ins("VPAND", fmt.Sprintf("%d(%s)", 64*j+32, tab), "Y12", "Y11")
-		a.ins("VPOR", "Y10", "Y0", "Y0")
-		a.ins("VPOR", "Y11", "Y1", "Y1")
+		VPCMPEQQ(Y14, Y15, Y12)
+		VPAND(Mem{Base: tab, Disp: 64 * j}, Y12, Y10)
+		VPAND(Mem{Base: tab, Disp: 64*j + 32}, Y12, Y11)
+		VPOR(Y10, Y0, Y0)
+		VPOR(Y11, Y1, Y1)
 		if j != entries-1 {
-			a.ins("VPADDQ", "Y13", "Y14", "Y14")
+			VPADDQ(Y13, Y14, Y14)
 		}
 	}
+}
+
+// text starts the function name with the Go signature sig (which avo
+// writes to the stubs file) and a local frame of frame bytes at 0(SP).
+func text(name, sig string, frame int, doc ...string) {
+	TEXT(name, NOSPLIT, sig)
+	Doc(doc...)
+	Pragma("noescape") // the kernels keep no pointer
+	if frame > 0 {
+		AllocLocal(frame)
+	}
+}
+
+// frame is the stack frame of a scalar kernel: named 32-byte slots, one
+// after the other from 0(SP).
+type frame map[string]slot
+
+func newFrame(names string) frame {
+	f := frame{}
+	for i, n := range strings.Fields(names) {
+		f[n] = slot(32 * i)
+	}
+	return f
+}
+
+func (f frame) size() int { return 32 * len(f) }
+
+// fes returns the elements of the named slots.
+func (f frame) fes(names string) []asmlib.FE {
+	var e []asmlib.FE
+	for _, n := range strings.Fields(names) {
+		e = append(e, f[n].fe())
+	}
+	return e
+}
+
+// The frames of the mixed additions (addMixedADX, combStepADX) and of the
+// full addition (addFullADX): the inputs, b, the formulas' temporaries and
+// the sum.
+var (
+	mixedFrame = newFrame("X1 Y1 Z1 X2 Y2 b t0 t1 t2 t3 t4 X3 Y3 Z3")
+	fullFrame  = newFrame("X1 Y1 Z1 X2 Y2 Z2 b t0 t1 t2 t3 t4 X3 Y3 Z3")
+)
+
+// addBody emits the formula prog on the frame f: b is stored, the inputs
+// must be in place, and the sum is left in X3, Y3, Z3.
+func addBody(f frame, prog string) {
+	storeB(f["b"])
+	runFormula(scalarOps{newPool()}, prog, f)
+}
+
+// negY2 sets y = −y if neg+24(FP) is not zero, by CMOV: 0 − y mod
+// p (which is p − y, and 0 for y = 0).
+func negY2(y asmlib.FE) {
+	regs := newPool()
+	n := make([]GPPhysical, 4)
+	for i := range n {
+		n[i] = regs.Get()
+		XORL(n[i].As32(), n[i].As32())
+	}
+	asmlib.SubMod(n, mops(y), asmlib.P256Limbs, regs)
+	v := regs.Get()
+	Load(Param("neg"), v)
+	TESTQ(v, v)
+	for i := range n {
+		MOVQ(y[i], v)
+		CMOVQNE(n[i], v)
+		MOVQ(v, y[i])
+	}
+}
+
+// genAdd emits the kernel name: out = q + the argument second, whose
+// coordinates go to the slots named in coords of frame f, by the formula
+// prog.
+func genAdd(name, sig string, f frame, prog, second, coords string, doc ...string) {
+	text(name, sig, f.size(), doc...)
+	Load(Param("q"), RAX)
+	Load(Param(second), RBX)
+	copyPoint(f.fes("X1 Y1 Z1"), pointAt(RAX, 3))
+	copyPoint(f.fes(coords), pointAt(RBX, len(f.fes(coords))))
+	addBody(f, prog)
+	Comment("Store the sum.")
+	Load(Param("out"), RAX)
+	copyPoint(pointAt(RAX, 3), f.fes("X3 Y3 Z3"))
+	RET()
 }
 
 func generateAsm(w int) {
 	entries := 1 << (w - 1)
-	a := &asm{}
+	tabSig := fmt.Sprintf("*[%d][8]uint64", entries)
 
-	// lookupAVX2.
-	a.text("lookupAVX2", fmt.Sprintf("func(e *[8]uint64, tab *[%d][8]uint64, idx int)", entries), 0,
+	text("lookupAVX2", "func(e *[8]uint64, tab "+tabSig+", idx int)", 0,
 		"lookupAVX2 sets e to entry idx−1 of tab (a point.Affine each). It reads all",
 		fmt.Sprintf("%d entries and keeps the wanted one by mask. Requires AVX2.", entries))
-	a.ins("MOVQ", "tab+8(FP)", "SI")
-	a.lookupBody("SI", "idx+16(FP)", entries)
-	a.ins("MOVQ", "e+0(FP)", "DI")
-	a.ins("VMOVDQU", "Y0", "(DI)")
-	a.ins("VMOVDQU", "Y1", "32(DI)")
-	a.ins("VZEROUPPER")
-	a.ins("RET")
+	Load(Param("tab"), RSI)
+	lookupBody(RSI, argMem("idx"), entries)
+	Load(Param("e"), RDI)
+	VMOVDQU(Y0, Mem{Base: RDI})
+	VMOVDQU(Y1, Mem{Base: RDI, Disp: 32})
+	VZEROUPPER()
+	RET()
 
-	// addMixedADX.
-	const (
-		X1 slot = 32 * iota
-		Y1
-		Z1
-		x2
-		y2
-		b
-		t0
-		t1
-		t2
-		t3
-		t4
-		X3
-		Y3
-		Z3
-		frame
-	)
-	a.text("addMixedADX", "func(out, q *[12]uint64, a *[8]uint64)", int(frame),
+	m := mixedFrame
+	genAdd("addMixedADX", "func(out, q *[12]uint64, a *[8]uint64)", m, rcbMixed, "a", "X2 Y2",
 		"addMixedADX sets out = q + a (point.Projective, point.Affine), the complete",
 		"mixed addition (RCB algorithm 5). Requires ADX, BMI2, CMOV.")
-	a.ins("MOVQ", "q+8(FP)", "AX")
-	a.ins("MOVQ", "a+16(FP)", "BX")
-	a.copy32(X1, mem{"AX", 0})
-	a.copy32(Y1, mem{"AX", 32})
-	a.copy32(Z1, mem{"AX", 64})
-	a.copy32(x2, mem{"BX", 0})
-	a.copy32(y2, mem{"BX", 32})
-	a.setConstants(b)
-	a.addMixedBody(X1, Y1, Z1, x2, y2, b, t0, t1, t2, t3, t4, X3, Y3, Z3)
-	a.comment("Store the sum.")
-	a.ins("MOVQ", "out+0(FP)", "AX")
-	a.copy32(mem{"AX", 0}, X3)
-	a.copy32(mem{"AX", 32}, Y3)
-	a.copy32(mem{"AX", 64}, Z3)
-	a.ins("RET")
 
-	// combStepADX.
-	a.text("combStepADX", fmt.Sprintf("func(acc *[12]uint64, tab *[%d][8]uint64, idx, neg, keep int)", entries), int(frame),
+	text("combStepADX", "func(acc *[12]uint64, tab "+tabSig+", idx, neg, keep int)", m.size(),
 		"combStepADX reads e = tab[idx−1], negated if neg = 1, and sets acc = acc if",
 		"keep = 1, else acc + e (complete mixed addition). Requires AVX2, ADX, BMI2,",
 		"CMOV.")
-	a.ins("MOVQ", "tab+8(FP)", "SI")
-	a.lookupBody("SI", "idx+16(FP)", entries)
-	a.ins("VMOVDQU", "Y0", x2.limb(0))
-	a.ins("VMOVDQU", "Y1", y2.limb(0))
-	a.ins("VZEROUPPER")
-	a.setConstants(b)
-	a.comment("y2 = −y2 if neg = 1: p − y2 (y2 ≠ 0 on a prime-order curve), kept by CMOV.")
-	a.ins("MOVQ", "$-1", "R8")
-	a.ins("MOVQ", "DI", "R9")
-	a.ins("XORQ", "R10", "R10")
-	a.ins("MOVQ", "SI", "R11")
-	a.ins("SUBQ", y2.limb(0), "R8")
-	a.ins("SBBQ", y2.limb(1), "R9")
-	a.ins("SBBQ", y2.limb(2), "R10")
-	a.ins("SBBQ", y2.limb(3), "R11")
-	a.ins("MOVQ", "neg+24(FP)", "AX")
-	a.ins("TESTQ", "AX", "AX")
-	for i := 0; i < 4; i++ {
-		r := []string{"R12", "R13", "R14", "R15"}[i]
-		a.ins("MOVQ", y2.limb(i), r)
-		a.ins("CMOVQNE", []string{"R8", "R9", "R10", "R11"}[i], r)
-		a.ins("MOVQ", r, y2.limb(i))
-	}
-	a.ins("MOVQ", "acc+0(FP)", "AX")
-	a.copy32(X1, mem{"AX", 0})
-	a.copy32(Y1, mem{"AX", 32})
-	a.copy32(Z1, mem{"AX", 64})
-	a.addMixedBody(X1, Y1, Z1, x2, y2, b, t0, t1, t2, t3, t4, X3, Y3, Z3)
-	a.comment("acc = keep ? acc : sum, by CMOV.")
-	a.ins("MOVQ", "acc+0(FP)", "AX")
-	a.ins("MOVQ", "keep+32(FP)", "BX")
-	a.ins("TESTQ", "BX", "BX")
-	for c, src := range []slot{X3, Y3, Z3} {
-		old := []slot{X1, Y1, Z1}[c]
-		for i := 0; i < 4; i++ {
-			a.ins("MOVQ", src.limb(i), "R8")
-			a.ins("CMOVQNE", old.limb(i), "R8")
-			a.ins("MOVQ", "R8", mem{"AX", 32 * c}.limb(i))
+	Load(Param("tab"), RSI)
+	lookupBody(RSI, argMem("idx"), entries)
+	VMOVDQU(Y0, m["X2"].fe()[0])
+	VMOVDQU(Y1, m["Y2"].fe()[0])
+	VZEROUPPER()
+	Comment("y2 = −y2 if neg = 1, kept by CMOV.")
+	negY2(m["Y2"].fe())
+	Load(Param("acc"), RAX)
+	copyPoint(m.fes("X1 Y1 Z1"), pointAt(RAX, 3))
+	addBody(m, rcbMixed)
+	Comment("acc = keep ? acc : sum, by CMOV.")
+	Load(Param("acc"), RAX)
+	Load(Param("keep"), RBX)
+	TESTQ(RBX, RBX)
+	acc, old := pointAt(RAX, 3), m.fes("X1 Y1 Z1")
+	for c, src := range m.fes("X3 Y3 Z3") {
+		for i := range src {
+			MOVQ(src[i], R8)
+			CMOVQNE(old[c][i], R8)
+			MOVQ(R8, acc[c][i])
 		}
 	}
-	a.ins("RET")
+	RET()
 
-	// addFullADX.
-	{
-		const (
-			X1 slot = 32 * iota
-			Y1
-			Z1
-			X2
-			Y2
-			Z2
-			b
-			t0
-			t1
-			t2
-			t3
-			t4
-			X3
-			Y3
-			Z3
-			frame
-		)
-		a.text("addFullADX", "func(out, q, r *[12]uint64)", int(frame),
-			"addFullADX sets out = q + r (point.Projective), the complete addition (RCB",
-			"algorithm 4). Requires ADX, BMI2, CMOV.")
-		a.ins("MOVQ", "q+8(FP)", "AX")
-		a.ins("MOVQ", "r+16(FP)", "BX")
-		a.copy32(X1, mem{"AX", 0})
-		a.copy32(Y1, mem{"AX", 32})
-		a.copy32(Z1, mem{"AX", 64})
-		a.copy32(X2, mem{"BX", 0})
-		a.copy32(Y2, mem{"BX", 32})
-		a.copy32(Z2, mem{"BX", 64})
-		a.setConstants(b)
-		a.addFullBody(X1, Y1, Z1, X2, Y2, Z2, b, t0, t1, t2, t3, t4, X3, Y3, Z3)
-		a.comment("Store the sum.")
-		a.ins("MOVQ", "out+0(FP)", "AX")
-		a.copy32(mem{"AX", 0}, X3)
-		a.copy32(mem{"AX", 32}, Y3)
-		a.copy32(mem{"AX", 64}, Z3)
-		a.ins("RET")
-	}
+	genAdd("addFullADX", "func(out, q, r *[12]uint64)", fullFrame, rcbFull, "r", "X2 Y2 Z2",
+		"addFullADX sets out = q + r (point.Projective), the complete addition (RCB",
+		"algorithm 4). Requires ADX, BMI2, CMOV.")
 
-	a.genComb8((positions(w)+7)/8, entries)
+	genComb8((positions(w)+7)/8, entries)
 }
 
 // positions is the number of comb positions for window width w.

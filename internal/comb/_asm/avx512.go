@@ -42,6 +42,8 @@ import (
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
 )
 
 const (
@@ -53,82 +55,113 @@ const (
 	vP4 = 1<<48 - 1<<16
 )
 
-// vec is a vector field element at off(DI) (five 64-byte limbs).
-type vec int
-
-func (v vec) limb(i int) string { return fmt.Sprintf("%d(DI)", int(v)+64*i) }
-
-// vptr is a vector field element at (reg).
-type vptr string
-
-func (v vptr) limb(i int) string { return fmt.Sprintf("%d(%s)", 64*i, string(v)) }
-
-type voperand interface{ limb(i int) string }
-
-// The field operations are subroutines (CALL ·vmul52 etc.) taking their
-// operands' addresses in R8 (x), R9 (y) and R10 (destination), so that the
-// code of the kernel stays small enough for the instruction cache.
-var (
-	vx, vy, vdst = vptr("R8"), vptr("R9"), vptr("R10")
-)
-
-// vcall emits dst = op(x, y) through the subroutine of op.
-func (a *asm) vcall(op string, dst, x, y vec) {
-	a.ins("LEAQ", x.limb(0), "R8")
-	a.ins("LEAQ", y.limb(0), "R9")
-	a.ins("LEAQ", dst.limb(0), "R10")
-	a.ins("CALL", "·v"+op+"52(SB)")
+// vfe is a vector field element in memory: five 64-byte limbs (one lane
+// per 64-bit word) from off(base).
+type vfe struct {
+	base GPPhysical
+	off  int
 }
 
-func z(i int) string { return fmt.Sprintf("Z%d", i) }
+func (v vfe) limb(i int) Mem { return Mem{Base: v.base, Disp: v.off + 64*i} }
 
-func zs(from int) []string {
-	r := make([]string, 5)
+// at is the element in slot s of the scratch space at DI.
+func (s slot) at() vfe { return vfe{RDI, int(s)} }
+
+// The field operations are subroutines (CALL ·vmul52 etc.) taking their
+// operands' addresses in R8 (x), R9 (y) and R10 (destination), and R11 for
+// the K·p of a subtraction, so that the code of the kernel stays small
+// enough for the instruction cache.
+var (
+	vx, vy, vdst, vk = vfe{R8, 0}, vfe{R9, 0}, vfe{R10, 0}, vfe{R11, 0}
+)
+
+// zmm returns the register Zi.
+func zmm(i int) VecPhysical {
+	return []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15,
+		Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}[i]
+}
+
+// zs returns the five registers Z(from)..Z(from+4).
+func zs(from int) []VecPhysical {
+	r := make([]VecPhysical, 5)
 	for i := range r {
-		r[i] = z(from + i)
+		r[i] = zmm(from + i)
 	}
 	return r
 }
 
+// kmask returns the mask register Ki.
+func kmask(i int) OpmaskPhysical {
+	return []OpmaskPhysical{K0, K1, K2, K3, K4, K5, K6, K7}[i]
+}
+
+// fn is the operand of a direct CALL of the assembly function name of this
+// package (avo writes a label reference as it is).
+func fn(name string) LabelRef { return LabelRef("·" + name + "(SB)") }
+
+// movImm loads the constant v into r, as a sign-extended 32-bit immediate
+// when it is one.
+func movImm(v uint64, r GPPhysical) {
+	if v < 1<<31 {
+		MOVQ(I32(int32(v)), r)
+	} else {
+		MOVQ(U64(v), r)
+	}
+}
+
+// broadcast sets every lane of z to v (through AX).
+func broadcast(v uint64, z VecPhysical) {
+	movImm(v, RAX)
+	VPBROADCASTQ(RAX, z)
+}
+
+// vcall emits dst = op(x, y) through the subroutine of op.
+func vcall(op string, dst, x, y slot) {
+	LEAQ(x.at().limb(0), R8)
+	LEAQ(y.at().limb(0), R9)
+	LEAQ(dst.at().limb(0), R10)
+	CALL(fn("v" + op + "52"))
+}
+
 // vnormalize propagates carries through five limbs; arith selects
 // arithmetic shifts (signed limbs).
-func (a *asm) vnormalize(r []string, arith bool) {
-	shift := "VPSRLQ"
-	if arith {
-		shift = "VPSRAQ"
-	}
+func vnormalize(r []VecPhysical, arith bool) {
 	for i := 0; i < 4; i++ {
-		a.ins(shift, "$52", r[i], "Z27")
-		a.ins("VPANDQ", "Z28", r[i], r[i])
-		a.ins("VPADDQ", "Z27", r[i+1], r[i+1])
+		if arith {
+			VPSRAQ(U8(52), r[i], Z27)
+		} else {
+			VPSRLQ(U8(52), r[i], Z27)
+		}
+		VPANDQ(Z28, r[i], r[i])
+		VPADDQ(Z27, r[i+1], r[i+1])
 	}
 }
 
 // vcondSubP leaves in s the value v − p if v ≥ p and v otherwise, for a
 // normalized v < 2p.
-func (a *asm) vcondSubP(v, s []string) {
-	a.ins("VPSUBQ", "Z28", v[0], s[0])
-	a.ins("VPSUBQ", "Z29", v[1], s[1])
-	a.ins("VMOVDQA64", v[2], s[2])
-	a.ins("VPSUBQ", "Z30", v[3], s[3])
-	a.ins("VPSUBQ", "Z31", v[4], s[4])
-	a.vnormalize(s, true)
-	a.ins("VPSRAQ", "$63", s[4], "Z27")
-	a.ins("VPTESTMQ", "Z27", "Z27", "K1") // lanes where v < p
+func vcondSubP(v, s []VecPhysical) {
+	VPSUBQ(Z28, v[0], s[0])
+	VPSUBQ(Z29, v[1], s[1])
+	VMOVDQA64(v[2], s[2])
+	VPSUBQ(Z30, v[3], s[3])
+	VPSUBQ(Z31, v[4], s[4])
+	vnormalize(s, true)
+	VPSRAQ(U8(63), s[4], Z27)
+	VPTESTMQ(Z27, Z27, K1) // lanes where v < p
 	for i := 0; i < 5; i++ {
-		a.ins("VMOVDQA64", v[i], "K1", s[i])
+		VMOVDQA64(v[i], K1, s[i])
 	}
 }
 
-func (a *asm) vstore(dst voperand, r []string) {
+func vstore(dst vfe, r []VecPhysical) {
 	for i := 0; i < 5; i++ {
-		a.ins("VMOVDQU64", r[i], dst.limb(i))
+		VMOVDQU64(r[i], dst.limb(i))
 	}
 }
 
-func (a *asm) vload(r []string, src voperand) {
+func vload(r []VecPhysical, src vfe) {
 	for i := 0; i < 5; i++ {
-		a.ins("VMOVDQU64", src.limb(i), r[i])
+		VMOVDQU64(src.limb(i), r[i])
 	}
 }
 
@@ -149,267 +182,215 @@ func (a *asm) vload(r []string, src voperand) {
 // (and R11 for K·p) and the destination in R10.
 
 // vaddBody emits dst = x + y (not reduced).
-func (a *asm) vaddBody(dst, x, y voperand) {
+func vaddBody(dst, x, y vfe) {
 	v := zs(0)
-	a.vload(v, x)
+	vload(v, x)
 	for i := 0; i < 5; i++ {
-		a.ins("VPADDQ", y.limb(i), v[i], v[i])
+		VPADDQ(y.limb(i), v[i], v[i])
 	}
-	a.vnormalize(v, false)
-	a.vstore(dst, v)
+	vnormalize(v, false)
+	vstore(dst, v)
 }
 
 // vsubBody emits dst = x − y + k, with k = K·p ≥ y (not reduced).
-func (a *asm) vsubBody(dst, x, y, k voperand) {
+func vsubBody(dst, x, y, k vfe) {
 	v := zs(0)
-	a.vload(v, x)
+	vload(v, x)
 	for i := 0; i < 5; i++ {
-		a.ins("VPSUBQ", y.limb(i), v[i], v[i])
-		a.ins("VPADDQ", k.limb(i), v[i], v[i])
+		VPSUBQ(y.limb(i), v[i], v[i])
+		VPADDQ(k.limb(i), v[i], v[i])
 	}
-	a.vnormalize(v, true)
-	a.vstore(dst, v)
+	vnormalize(v, true)
+	vstore(dst, v)
 }
 
 // vfoldBody emits dst = fold(x): the bits above 2^256 (h = the top limb
 // >> 48) are replaced by h·(2^256 − p) = h·(2^224 − 2^192 − 2^96 + 1).
-func (a *asm) vfoldBody(dst, x voperand) {
+func vfoldBody(dst, x vfe) {
 	v := zs(0)
-	a.vload(v, x)
-	a.ins("VPSRLQ", "$48", v[4], "Z5") // h
-	a.ins("MOVQ", fmt.Sprintf("$%#x", uint64(1<<48-1)), "AX")
-	a.ins("VPBROADCASTQ", "AX", "Z6")
-	a.ins("VPANDQ", "Z6", v[4], v[4])
-	a.ins("VPADDQ", "Z5", v[0], v[0]) // + h
-	a.ins("VPSLLQ", "$44", "Z5", "Z7")
-	a.ins("VPSUBQ", "Z7", v[1], v[1]) // − h·2^96
-	a.ins("VPSLLQ", "$36", "Z5", "Z7")
-	a.ins("VPSUBQ", "Z7", v[3], v[3]) // − h·2^192
-	a.ins("VPSLLQ", "$16", "Z5", "Z7")
-	a.ins("VPADDQ", "Z7", v[4], v[4]) // + h·2^224
-	a.vnormalize(v, true)
-	a.vstore(dst, v)
+	vload(v, x)
+	VPSRLQ(U8(48), v[4], Z5) // h
+	broadcast(1<<48-1, Z6)
+	VPANDQ(Z6, v[4], v[4])
+	VPADDQ(Z5, v[0], v[0]) // + h
+	VPSLLQ(U8(44), Z5, Z7)
+	VPSUBQ(Z7, v[1], v[1]) // − h·2^96
+	VPSLLQ(U8(36), Z5, Z7)
+	VPSUBQ(Z7, v[3], v[3]) // − h·2^192
+	VPSLLQ(U8(16), Z5, Z7)
+	VPADDQ(Z7, v[4], v[4]) // + h·2^224
+	vnormalize(v, true)
+	vstore(dst, v)
 }
 
 // vcanonBody emits dst = x mod p, fully reduced.
-func (a *asm) vcanonBody(dst, x voperand) {
-	a.vfoldBody(dst, x)
+func vcanonBody(dst, x vfe) {
+	vfoldBody(dst, x)
 	v := zs(0)
-	a.vload(v, dst)
+	vload(v, dst)
 	s := zs(5)
-	a.vcondSubP(v, s)
-	a.vstore(dst, s)
+	vcondSubP(v, s)
+	vstore(dst, s)
 }
 
 // vmulBody emits dst = x·y·2^−260 + m·p for the m that makes it exact
 // (Montgomery), < 2p when Bx·By ≤ 16 (not reduced further).
-func (a *asm) vmulBody(dst, x, y voperand) {
-	t := make([]string, 10)
+func vmulBody(dst, x, y vfe) {
+	t := make([]VecPhysical, 10)
 	for i := range t {
-		t[i] = z(i)
-		a.ins("VPXORQ", t[i], t[i], t[i])
+		t[i] = zmm(i)
+		VPXORQ(t[i], t[i], t[i])
 	}
 	xs := zs(10)
-	a.vload(xs, x)
+	vload(xs, x)
 	// Product: column i+j gets lo(x_i·y_j), column i+j+1 gets hi(x_i·y_j).
 	for j := 0; j < 5; j++ {
-		a.ins("VMOVDQU64", y.limb(j), "Z15")
+		VMOVDQU64(y.limb(j), Z15)
 		for i := 0; i < 5; i++ {
-			a.ins("VPMADD52LUQ", "Z15", xs[i], t[i+j])
-			a.ins("VPMADD52HUQ", "Z15", xs[i], t[i+j+1])
+			VPMADD52LUQ(Z15, xs[i], t[i+j])
+			VPMADD52HUQ(Z15, xs[i], t[i+j+1])
 		}
 	}
 	// Reduction: five rounds clearing columns 0..4. Adding m·p0 =
 	// m·2^52 − m to column i clears its low 52 bits without changing its
 	// carry t_i >> 52 and adds m to column i+1: that is a plain addition.
-	p := []string{"", "Z29", "", "Z30", "Z31"}
+	// The other non-zero limbs of p, p1, p3 and p4, are kept in Z29–Z31.
+	p := map[int]VecPhysical{1: Z29, 3: Z30, 4: Z31}
 	for i := 0; i < 5; i++ {
 		if i > 0 {
-			a.ins("VPSRLQ", "$52", t[i-1], "Z27")
-			a.ins("VPADDQ", "Z27", t[i], t[i])
+			VPSRLQ(U8(52), t[i-1], Z27)
+			VPADDQ(Z27, t[i], t[i])
 		}
-		a.ins("VPANDQ", "Z28", t[i], "Z16") // m
-		a.ins("VPADDQ", "Z16", t[i+1], t[i+1])
-		for j, pj := range p {
-			if pj == "" {
-				continue
-			}
-			a.ins("VPMADD52LUQ", pj, "Z16", t[i+j])
-			a.ins("VPMADD52HUQ", pj, "Z16", t[i+j+1])
+		VPANDQ(Z28, t[i], Z16) // m
+		VPADDQ(Z16, t[i+1], t[i+1])
+		for _, j := range []int{1, 3, 4} {
+			VPMADD52LUQ(p[j], Z16, t[i+j])
+			VPMADD52HUQ(p[j], Z16, t[i+j+1])
 		}
 	}
-	a.ins("VPSRLQ", "$52", t[4], "Z27")
-	a.ins("VPADDQ", "Z27", t[5], t[5])
+	VPSRLQ(U8(52), t[4], Z27)
+	VPADDQ(Z27, t[5], t[5])
 	r := t[5:]
-	a.vnormalize(r, false)
-	a.vstore(dst, r)
+	vnormalize(r, false)
+	vstore(dst, r)
 }
 
 // bounds maps each slot to B, with the slot's value < B·p.
-type bounds map[vec]int
+type bounds map[slot]int
 
 // maxBound keeps values below 16p < 2^260 (normalized limbs).
 const maxBound = 16
 
 // vkp is the slot of the constant K·p.
-func vkp(k int) vec { return vKP + vec(320*k) }
+func vkp(k int) slot { return vKP + slot(320*k) }
 
 // maxK is the largest K·p constant kept in the scratch space.
 const maxK = 8
 
-func (a *asm) bound(b bounds, s vec) int {
-	v, ok := b[s]
+// vecOps emits the field operations of the vector kernel: calls of the
+// subroutines, with the folds that keep every operand within its bound.
+type vecOps struct{ b bounds }
+
+func (v vecOps) bound(s slot) int {
+	b, ok := v.b[s]
 	if !ok {
 		panic(fmt.Sprintf("slot %d read before it is written", s))
 	}
-	return v
+	return b
 }
 
-// vfold folds slot s in place if its bound exceeds max.
-func (a *asm) vfold(b bounds, s vec, max int) {
-	if a.bound(b, s) > max {
-		a.ins("LEAQ", s.limb(0), "R8")
-		a.ins("LEAQ", s.limb(0), "R10")
-		a.ins("CALL", "·vfold52(SB)")
-		b[s] = 2
+// fold folds slot s in place if its bound exceeds max.
+func (v vecOps) fold(s slot, max int) {
+	if v.bound(s) > max {
+		LEAQ(s.at().limb(0), R8)
+		LEAQ(s.at().limb(0), R10)
+		CALL(fn("vfold52"))
+		v.b[s] = 2
 	}
 }
 
-func (a *asm) vmul(b bounds, dst, x, y vec) {
-	a.vfold(b, x, 4)
-	a.vfold(b, y, 4)
-	if bx, by := a.bound(b, x), a.bound(b, y); bx*by > 16 {
+// fit folds the larger of x and y until their bounds add up to at most
+// maxBound.
+func (v vecOps) fit(x, y slot) {
+	for v.bound(x)+v.bound(y) > maxBound {
+		if v.bound(x) >= v.bound(y) {
+			v.fold(x, 2)
+		} else {
+			v.fold(y, 2)
+		}
+	}
+}
+
+func (v vecOps) mul(dst, x, y slot) {
+	v.fold(x, 4)
+	v.fold(y, 4)
+	if v.bound(x)*v.bound(y) > 16 {
 		panic("product bound")
 	}
-	a.vcall("mul", dst, x, y)
-	b[dst] = 2
+	vcall("mul", dst, x, y)
+	v.b[dst] = 2
 }
 
-func (a *asm) vadd(b bounds, dst, x, y vec) {
-	for a.bound(b, x)+a.bound(b, y) > maxBound {
-		if a.bound(b, x) >= a.bound(b, y) {
-			a.vfold(b, x, 2)
-		} else {
-			a.vfold(b, y, 2)
-		}
-	}
-	bd := a.bound(b, x) + a.bound(b, y)
-	a.vcall("add", dst, x, y)
-	b[dst] = bd
+func (v vecOps) add(dst, x, y slot) {
+	v.fit(x, y)
+	bd := v.bound(x) + v.bound(y)
+	vcall("add", dst, x, y)
+	v.b[dst] = bd
 }
 
-// vsub emits dst = x − y + K·p with K = By.
-func (a *asm) vsub(b bounds, dst, x, y vec) {
-	a.vfold(b, y, maxK)
-	for a.bound(b, x)+a.bound(b, y) > maxBound {
-		if a.bound(b, x) >= a.bound(b, y) {
-			a.vfold(b, x, 2)
-		} else {
-			a.vfold(b, y, 2)
-		}
-	}
-	k := a.bound(b, y)
-	bd := a.bound(b, x) + k
-	a.ins("LEAQ", vkp(k).limb(0), "R11")
-	a.vcall("sub", dst, x, y)
-	b[dst] = bd
+// sub emits dst = x − y + K·p with K = By.
+func (v vecOps) sub(dst, x, y slot) {
+	v.fold(y, maxK)
+	v.fit(x, y)
+	k := v.bound(y)
+	bd := v.bound(x) + k
+	LEAQ(vkp(k).at().limb(0), R11)
+	vcall("sub", dst, x, y)
+	v.b[dst] = bd
 }
 
 // vconst stores the radix-2^52 limbs of c, broadcast to every lane, at dst.
-func (a *asm) vconst(dst vec, c [5]uint64) {
+func vconst(dst slot, c [5]uint64) {
 	for i, l := range c {
-		a.ins("MOVQ", fmt.Sprintf("$%#x", l), "AX")
-		a.ins("VPBROADCASTQ", "AX", "Z0")
-		a.ins("VMOVDQU64", "Z0", dst.limb(i))
+		broadcast(l, Z0)
+		VMOVDQU64(Z0, dst.at().limb(i))
 	}
 }
 
 // vsetup loads the constants kept in Z28–Z31.
-func (a *asm) vsetup() {
-	for _, c := range []struct {
-		v   uint64
-		reg string
-	}{{mask52, "Z28"}, {vP1, "Z29"}, {vP3, "Z30"}, {vP4, "Z31"}} {
-		a.ins("MOVQ", fmt.Sprintf("$%#x", c.v), "AX")
-		a.ins("VPBROADCASTQ", "AX", c.reg)
-	}
+func vsetup() {
+	broadcast(mask52, Z28)
+	broadcast(vP1, Z29)
+	broadcast(vP3, Z30)
+	broadcast(vP4, Z31)
 }
 
-// vaddFull emits the complete projective addition (RCB algorithm 4, a = −3)
-// (X3, Y3, Z3) = (X1, Y1, Z1) + (X2, Y2, Z2).
-func (a *asm) vaddFull(X1, Y1, Z1, X2, Y2, Z2, b, t0, t1, t2, t3, t4, X3, Y3, Z3 vec) {
+// vaddFull emits the complete projective addition (rcbFull) on the slots
+// of the scratch space: (X3, Y3, Z3) = (X1, Y1, Z1) + (X2, Y2, Z2).
+func vaddFull() {
 	// Inputs: the sums (bound 2, see below), table entries (1) or the
 	// exchanged sums (2), the constant b (1).
-	bd := bounds{X1: 2, Y1: 2, Z1: 2, X2: 2, Y2: 2, Z2: 2, b: 1}
-	a.comment("Complete addition: t0 = X1·X2, t1 = Y1·Y2, t2 = Z1·Z2")
-	a.vmul(bd, t0, X1, X2)
-	a.vmul(bd, t1, Y1, Y2)
-	a.vmul(bd, t2, Z1, Z2)
-	a.comment("t3 = (X1+Y1)(X2+Y2) − t0 − t1")
-	a.vadd(bd, t3, X1, Y1)
-	a.vadd(bd, t4, X2, Y2)
-	a.vmul(bd, t3, t3, t4)
-	a.vadd(bd, t4, t0, t1)
-	a.vsub(bd, t3, t3, t4)
-	a.comment("t4 = (Y1+Z1)(Y2+Z2) − t1 − t2")
-	a.vadd(bd, t4, Y1, Z1)
-	a.vadd(bd, X3, Y2, Z2)
-	a.vmul(bd, t4, t4, X3)
-	a.vadd(bd, X3, t1, t2)
-	a.vsub(bd, t4, t4, X3)
-	a.comment("Y3 = (X1+Z1)(X2+Z2) − t0 − t2")
-	a.vadd(bd, X3, X1, Z1)
-	a.vadd(bd, Y3, X2, Z2)
-	a.vmul(bd, X3, X3, Y3)
-	a.vadd(bd, Y3, t0, t2)
-	a.vsub(bd, Y3, X3, Y3)
-	a.comment("Z3 = b·t2, X3 = 3(Y3 − Z3), Z3 = t1 − X3, X3 = t1 + X3")
-	a.vmul(bd, Z3, b, t2)
-	a.vsub(bd, X3, Y3, Z3)
-	a.vadd(bd, Z3, X3, X3)
-	a.vadd(bd, X3, X3, Z3)
-	a.vsub(bd, Z3, t1, X3)
-	a.vadd(bd, X3, t1, X3)
-	a.comment("Y3 = 3(b·Y3 − 3·t2 − t0)")
-	a.vmul(bd, Y3, b, Y3)
-	a.vadd(bd, t1, t2, t2)
-	a.vadd(bd, t2, t1, t2)
-	a.vsub(bd, Y3, Y3, t2)
-	a.vsub(bd, Y3, Y3, t0)
-	a.vadd(bd, t1, Y3, Y3)
-	a.vadd(bd, Y3, t1, Y3)
-	a.comment("t0 = 3·t0 − t2")
-	a.vadd(bd, t1, t0, t0)
-	a.vadd(bd, t0, t1, t0)
-	a.vsub(bd, t0, t0, t2)
-	a.comment("Y3 = X3·Z3 + t0·Y3, X3 = t3·X3 − t4·Y3, Z3 = t4·Z3 + t3·t0")
-	a.vmul(bd, t1, t4, Y3)
-	a.vmul(bd, t2, t0, Y3)
-	a.vmul(bd, Y3, X3, Z3)
-	a.vadd(bd, Y3, Y3, t2)
-	a.vmul(bd, X3, t3, X3)
-	a.vsub(bd, X3, X3, t1)
-	a.vmul(bd, Z3, t4, Z3)
-	a.vmul(bd, t1, t3, t0)
-	a.vadd(bd, Z3, Z3, t1)
-	a.comment("Outputs folded to bound 2, as the next addition assumes.")
-	a.vfold(bd, X3, 2)
-	a.vfold(bd, Y3, 2)
-	a.vfold(bd, Z3, 2)
+	ops := vecOps{bounds{vX1: 2, vY1: 2, vZ1: 2, vX2: 2, vY2: 2, vZ2: 2, vB: 1}}
+	runFormula(ops, rcbFull, map[string]slot{
+		"X1": vX1, "Y1": vY1, "Z1": vZ1, "X2": vX2, "Y2": vY2, "Z2": vZ2, "b": vB,
+		"t0": vT0, "t1": vT1, "t2": vT2, "t3": vT3, "t4": vT4, "X3": vX3, "Y3": vY3, "Z3": vZ3,
+	})
+	Comment("Outputs folded to bound 2, as the next addition assumes.")
+	ops.fold(vX3, 2)
+	ops.fold(vY3, 2)
+	ops.fold(vZ3, 2)
 }
 
-// vmask merges src into dst in the lanes of mask register k.
-func (a *asm) vmerge(dst, src vec, k string) {
-	for i := 0; i < 5; i++ {
-		a.ins("VMOVDQU64", dst.limb(i), "Z0")
-		a.ins("VMOVDQU64", src.limb(i), "Z1")
-		a.ins("VMOVDQA64", "Z1", k, "Z0")
-		a.ins("VMOVDQU64", "Z0", dst.limb(i))
+// vmerge merges the point in the slots src into dst in the lanes of mask
+// register k.
+func vmerge(dst, src [3]slot, k OpmaskPhysical) {
+	for c := range dst {
+		vmergeOne(dst[c], src[c], k)
 	}
 }
 
 // radix52 returns the radix-2^52 limbs of v < 2^260.
-func radix52(v [4]uint64) [5]uint64 {
+func radix52(v []uint64) [5]uint64 {
 	return [5]uint64{
 		v[0] & mask52,
 		(v[0]>>52 | v[1]<<12) & mask52,
@@ -422,7 +403,7 @@ func radix52(v [4]uint64) [5]uint64 {
 // Scratch layout of the AVX-512 kernel, in bytes from DI. Keep in sync with
 // comb_avx512.go (scratch8Size).
 const (
-	vX1 vec = 320 * iota
+	vX1 slot = 320 * iota
 	vY1
 	vZ1
 	vX2
@@ -447,132 +428,187 @@ const (
 	vSize = int(vEnd) // total
 )
 
+// The points of the scratch space.
+var (
+	vP1s = [3]slot{vX1, vY1, vZ1}
+	vP2s = [3]slot{vX2, vY2, vZ2}
+	vP3s = [3]slot{vX3, vY3, vZ3}
+)
+
 // Constants of the kernel in the vector domain (R = 2^260).
 var (
-	bMont = radix52(limbsOf(mulMod(curveB, pow2(260))))
-	cVal  = radix52(limbsOf(mulMod(pow2(0), pow2(256)))) // 2^256 mod p: Z of a table entry
-	pVal  = radix52(limbsOf(curveP))
+	bMont = radix52(limbs(mulMod(curve.B, pow2(260))))
+	cVal  = radix52(limbs(mulMod(pow2(0), pow2(256)))) // 2^256 mod p: Z of a table entry
+	pVal  = radix52(limbs(curve.P))
 )
 
 // vkernelSetup loads the register constants and stores b, C, p and the
 // multiples K·p in the scratch space at DI.
-func (a *asm) vkernelSetup() {
-	a.vsetup()
-	a.vconst(vB, bMont)
-	a.vconst(vC, cVal)
-	a.vconst(vP, pVal)
+func vkernelSetup() {
+	vsetup()
+	vconst(vB, bMont)
+	vconst(vC, cVal)
+	vconst(vP, pVal)
 	for k := 0; k <= maxK; k++ {
-		a.vconst(vkp(k), radix52Big(new(big.Int).Mul(curveP, big.NewInt(int64(k)))))
+		vconst(vkp(k), radix52Big(new(big.Int).Mul(curve.P, big.NewInt(int64(k)))))
 	}
 }
 
-func (a *asm) genComb8(rounds, entries int) {
+// keepByDigit sets K3 to the lanes whose digit (the zero flags at 128(SI))
+// is not zero.
+func keepByDigit() {
+	VMOVDQU64(Mem{Base: RSI, Disp: 128}, Z0)
+	VPTESTNMQ(Z0, Z0, K3) // lanes to update
+}
 
-	a.text("comb8AVX512", fmt.Sprintf("func(tabs *[%d]*[%d][8]uint64, digits *[%d][3][8]uint64, scratch *[%d]uint64)", 8*rounds, entries, rounds, vSize/8), 0,
-		"comb8AVX512 runs the comb eight positions at a time (tabs: each position's",
+func genComb8(rounds, entries int) {
+	TEXT("comb8AVX512", NOSPLIT, fmt.Sprintf("func(tabs *[%d]*[%d][8]uint64, digits *[%d][3][8]uint64, scratch *[%d]uint64)", 8*rounds, entries, rounds, vSize/8))
+	Doc("comb8AVX512 runs the comb eight positions at a time (tabs: each position's",
 		"point.Affine entries; digits: the recoding). The sum is left in scratch's X1,",
 		"Y1, Z1: four partial sums, in lanes 0–3. Requires AVX512F, AVX512IFMA; see",
 		"_asm/avx512.go.")
-	a.ins("MOVQ", "tabs+0(FP)", "BX")
-	a.ins("MOVQ", "digits+8(FP)", "SI")
-	a.ins("MOVQ", "scratch+16(FP)", "DI")
-	a.vkernelSetup()
-	a.comment("The offset point T (see table.go) in the vector domain:")
-	a.comment("(x_T·2^260, y_T·2^260, 2^260) mod p.")
+	Pragma("noescape")
+	Load(Param("tabs"), RBX)
+	Load(Param("digits"), RSI)
+	Load(Param("scratch"), RDI)
+	vkernelSetup()
+	Comment("The offset point T (see table.go) in the vector domain:",
+		"(x_T·2^260, y_T·2^260, 2^260) mod p.")
 	tx, ty := offsetPoint()
-	a.vconst(vX1, radix52(limbsOf(mulMod(tx, pow2(260)))))
-	a.vconst(vY1, radix52(limbsOf(mulMod(ty, pow2(260)))))
-	a.vconst(vZ1, radix52(limbsOf(mulMod(pow2(0), pow2(260)))))
-	a.vconst(vZ2, cVal)
-	a.comment("Round 0 needs no addition: a lane whose digit is not zero starts from the")
-	a.comment("selected entry; a lane whose digit is zero keeps T (the caller removes")
-	a.comment("z·T for the z such lanes).")
-	a.ins("CALL", "·vlookup52(SB)")
-	a.ins("VMOVDQU64", "128(SI)", "Z0")
-	a.ins("VPTESTNMQ", "Z0", "Z0", "K3") // lanes with a nonzero digit
-	a.vmerge(vX1, vX2, "K3")
-	a.vmerge(vY1, vY2, "K3")
-	a.vmerge(vZ1, vZ2, "K3")
-	a.ins("ADDQ", "$64", "BX")
-	a.ins("ADDQ", "$192", "SI")
-	a.ins("MOVQ", fmt.Sprintf("$%d", rounds-1), "CX")
+	vconst(vX1, radix52(limbs(mulMod(tx, pow2(260)))))
+	vconst(vY1, radix52(limbs(mulMod(ty, pow2(260)))))
+	vconst(vZ1, radix52(limbs(mulMod(pow2(0), pow2(260)))))
+	vconst(vZ2, cVal)
+	Comment("Round 0 needs no addition: a lane whose digit is not zero starts from the",
+		"selected entry; a lane whose digit is zero keeps T (the caller removes",
+		"z·T for the z such lanes).")
+	CALL(fn("vlookup52"))
+	keepByDigit()
+	vmerge(vP1s, vP2s, K3)
+	ADDQ(U8(64), RBX)
+	ADDQ(U8(192), RSI)
+	MOVQ(I32(int32(rounds-1)), RCX)
 	Label("round")
-	a.ins("CALL", "·vlookup52(SB)")
-	a.ins("CALL", "·vaddFull52(SB)")
+	CALL(fn("vlookup52"))
+	CALL(fn("vaddFull52"))
 
-	a.comment("Keep the old sum in the lanes whose digit is zero.")
-	a.ins("VMOVDQU64", "128(SI)", "Z0")
-	a.ins("VPTESTNMQ", "Z0", "Z0", "K3") // lanes to update
-	a.vmerge(vX1, vX3, "K3")
-	a.vmerge(vY1, vY3, "K3")
-	a.vmerge(vZ1, vZ3, "K3")
+	Comment("Keep the old sum in the lanes whose digit is zero.")
+	keepByDigit()
+	vmerge(vP1s, vP3s, K3)
 
-	a.ins("ADDQ", "$64", "BX")
-	a.ins("ADDQ", "$192", "SI")
-	a.ins("DECQ", "CX")
-	a.ins("JNZ", "round")
+	ADDQ(U8(64), RBX)
+	ADDQ(U8(192), RSI)
+	DECQ(RCX)
+	JNZ(LabelRef("round"))
 
 	// Tree, first step: lanes l and l^4. (The remaining three additions of
 	// the four sums in lanes 0–3 are cheaper one at a time: addFullADX.)
-	for _, perm := range [][]string{
-		{"VSHUFI64X2", "$0x4e"}, // swap the 256-bit halves
-	} {
-		a.comment("Tree step: add the lanes exchanged by %s %s.", perm[0], perm[1])
-		for c, src := range []vec{vX1, vY1, vZ1} {
-			dst := []vec{vX2, vY2, vZ2}[c]
-			for i := 0; i < 5; i++ {
-				a.ins("VMOVDQU64", src.limb(i), "Z0")
-				if perm[0] == "VSHUFI64X2" {
-					a.ins(perm[0], perm[1], "Z0", "Z0", "Z1")
-				} else {
-					a.ins(perm[0], perm[1], "Z0", "Z1")
-				}
-				a.ins("VMOVDQU64", "Z1", dst.limb(i))
-			}
+	Comment("Tree step: add the lanes exchanged by VSHUFI64X2 $0x4e.")
+	for c, src := range vP1s {
+		for i := 0; i < 5; i++ {
+			VMOVDQU64(src.at().limb(i), Z0)
+			VSHUFI64X2(U8(0x4e), Z0, Z0, Z1) // swap the 256-bit halves
+			VMOVDQU64(Z1, vP2s[c].at().limb(i))
 		}
-		a.ins("CALL", "·vaddFull52(SB)")
 	}
-	a.comment("Fully reduce the four partial sums for the caller.")
-	for c, src := range []vec{vX3, vY3, vZ3} {
-		dst := []vec{vX1, vY1, vZ1}[c]
-		a.ins("LEAQ", src.limb(0), "R8")
-		a.ins("LEAQ", dst.limb(0), "R10")
-		a.ins("CALL", "·vcanon52(SB)")
+	CALL(fn("vaddFull52"))
+	Comment("Fully reduce the four partial sums for the caller.")
+	for c, src := range vP3s {
+		LEAQ(src.at().limb(0), R8)
+		LEAQ(vP1s[c].at().limb(0), R10)
+		CALL(fn("vcanon52"))
 	}
-	a.ins("VZEROUPPER")
-	a.ins("RET")
+	VZEROUPPER()
+	RET()
 
-	// Subroutines.
-	a.text("vlookup52", "func()", 0,
+	genLookup52(entries)
+	subroutine("vaddFull52", "vaddFull52 is a subroutine of comb8AVX512: X3, Y3, Z3 = (X1, Y1, Z1) +",
+		"(X2, Y2, Z2) on the slots at DI. Declared for the assembler's checks only.")
+	vaddFull()
+	RET()
+	for _, op := range []struct {
+		name string
+		body func()
+	}{
+		{"mul", func() { vmulBody(vdst, vx, vy) }},
+		{"add", func() { vaddBody(vdst, vx, vy) }},
+		{"sub", func() { vsubBody(vdst, vx, vy, vk) }},
+		{"fold", func() { vfoldBody(vdst, vx) }},
+		{"canon", func() { vcanonBody(vdst, vx) }},
+	} {
+		subroutine("v"+op.name+"52",
+			fmt.Sprintf("v%s52 is a subroutine: (R10) = %s of (R8), (R9), (R11); constants in", op.name, op.name),
+			"Z28–Z31. Declared for the assembler's checks only.")
+		op.body()
+		RET()
+	}
+
+	scratchSig := fmt.Sprintf("func(s *[%d]uint64)", vSize/8)
+	TEXT("vecAddFullAVX512", NOSPLIT, scratchSig)
+	Doc("vecAddFullAVX512 runs one complete addition on the kernel's slots (benchmarks",
+		"only).")
+	Pragma("noescape")
+	Load(Param("s"), RDI)
+	vkernelSetup()
+	CALL(fn("vaddFull52"))
+	VZEROUPPER()
+	RET()
+
+	// Test kernels: one field operation on scratch slots 0 and 1 (and 3 for
+	// the K·p of a subtraction) into slot 2.
+	for _, op := range []string{"Mul", "Add", "Sub", "Fold", "Canon"} {
+		TEXT("vec"+op+"AVX512", NOSPLIT, scratchSig)
+		Doc(fmt.Sprintf("vec%sAVX512 sets slot 2 = %s of slots 0, 1 (and 3) (tests only).", op, op))
+		Pragma("noescape")
+		Load(Param("s"), RDI)
+		vsetup()
+		LEAQ(slot(960).at().limb(0), R11)
+		vcall(strings.ToLower(op), slot(640), slot(0), slot(320))
+		VZEROUPPER()
+		RET()
+	}
+}
+
+// subroutine starts a function of the kernel's register calling convention
+// (no Go arguments).
+func subroutine(name string, doc ...string) {
+	TEXT(name, NOSPLIT, "func()")
+	Doc(doc...)
+}
+
+// genLookup52 emits vlookup52, the selection of the eight lanes' entries.
+func genLookup52(entries int) {
+	subroutine("vlookup52",
 		"vlookup52 is a subroutine of comb8AVX512 (register calling convention): X2,",
 		"Y2 = the eight lanes' entries of the round, tables at (BX), digits at (SI), y",
 		"negated where the digit is negative. Declared for the assembler's checks only.")
-	a.comment("Each lane l reads all %d entries of its position (pointer R8+l).", entries)
+	Commentf("Each lane l reads all %d entries of its position (pointer R8+l).", entries)
+	ptr := []GPPhysical{R8, R9, R10, R11, R12, R13, R14, R15}
 	for l := 0; l < 8; l++ {
-		a.ins("MOVQ", fmt.Sprintf("%d(BX)", 8*l), fmt.Sprintf("R%d", 8+l))
-		a.ins("VPBROADCASTQ", fmt.Sprintf("%d(SI)", 8*l), z(16+l)) // idx of lane l
-		a.ins("VPXORQ", z(l), z(l), z(l))
+		MOVQ(Mem{Base: RBX, Disp: 8 * l}, ptr[l])
+		VPBROADCASTQ(Mem{Base: RSI, Disp: 8 * l}, zmm(16+l)) // idx of lane l
+		VPXORQ(zmm(l), zmm(l), zmm(l))
 	}
-	a.ins("MOVQ", "$1", "AX")
-	a.ins("VPBROADCASTQ", "AX", "Z25") // increment
-	a.ins("VMOVDQA64", "Z25", "Z24")   // entry counter, from 1
+	MOVQ(I32(1), RAX)
+	VPBROADCASTQ(RAX, Z25) // increment
+	VMOVDQA64(Z25, Z24)    // entry counter, from 1
 	for e := 0; e < entries; e++ {
 		for l := 0; l < 8; l++ {
-			k := fmt.Sprintf("K%d", 1+l%7)
-			a.ins("VPCMPEQQ", "Z24", z(16+l), k)
-			a.ins("VMOVDQU64", fmt.Sprintf("%d(R%d)", 64*e, 8+l), "Z26")
-			a.ins("VMOVDQA64", "Z26", k, z(l))
+			k := kmask(1 + l%7)
+			VPCMPEQQ(Z24, zmm(16+l), k)
+			VMOVDQU64(Mem{Base: ptr[l], Disp: 64 * e}, Z26)
+			VMOVDQA64(Z26, k, zmm(l))
 		}
 		if e != entries-1 {
-			a.ins("VPADDQ", "Z25", "Z24", "Z24")
+			VPADDQ(Z25, Z24, Z24)
 		}
 	}
-	a.comment("Transpose the 8×8 qwords in registers: afterwards column q (limb q of")
-	a.comment("x, then y) of every lane is in register col[q].")
+	Comment("Transpose the 8×8 qwords in registers: afterwards column q (limb q of",
+		"x, then y) of every lane is in register col[q].")
 	// Stage 1: interleave the qwords of lane pairs.
 	for pr := 0; pr < 4; pr++ {
-		a.ins("VPUNPCKLQDQ", z(2*pr+1), z(2*pr), z(8+2*pr))
-		a.ins("VPUNPCKHQDQ", z(2*pr+1), z(2*pr), z(8+2*pr+1))
+		VPUNPCKLQDQ(zmm(2*pr+1), zmm(2*pr), zmm(8+2*pr))
+		VPUNPCKHQDQ(zmm(2*pr+1), zmm(2*pr), zmm(8+2*pr+1))
 	}
 	// Now T0 = Z8 (even qwords of lanes 0,1), T1 = Z9 (odd), T2 = Z10,
 	// T3 = Z11 (lanes 2,3), T4 = Z12, T5 = Z13, T6 = Z14, T7 = Z15.
@@ -580,101 +616,56 @@ func (a *asm) genComb8(rounds, entries int) {
 	// V0 = [T0.b0 T0.b2 T2.b0 T2.b2], V1 = [T0.b1 T0.b3 T2.b1 T2.b3],
 	// W0, W1 likewise from T4, T6.
 	for e := 0; e < 2; e++ {
-		t0, t2, t4, t6 := z(8+e), z(10+e), z(12+e), z(14+e)
-		v0, v1, w0, w1 := z(16+4*e), z(17+4*e), z(18+4*e), z(19+4*e)
-		a.ins("VSHUFI64X2", "$0x88", t2, t0, v0)
-		a.ins("VSHUFI64X2", "$0xdd", t2, t0, v1)
-		a.ins("VSHUFI64X2", "$0x88", t6, t4, w0)
-		a.ins("VSHUFI64X2", "$0xdd", t6, t4, w1)
+		t0, t2, t4, t6 := zmm(8+e), zmm(10+e), zmm(12+e), zmm(14+e)
+		v0, v1, w0, w1 := zmm(16+4*e), zmm(17+4*e), zmm(18+4*e), zmm(19+4*e)
+		VSHUFI64X2(U8(0x88), t2, t0, v0)
+		VSHUFI64X2(U8(0xdd), t2, t0, v1)
+		VSHUFI64X2(U8(0x88), t6, t4, w0)
+		VSHUFI64X2(U8(0xdd), t6, t4, w1)
 	}
 	// Stage 3: column e+0 = shuf(V0, W0, 0x88), column e+4 = shuf(V0, W0,
 	// 0xdd), column e+2 = shuf(V1, W1, 0x88), column e+6 = shuf(V1, W1, 0xdd).
-	col := make([]string, 8)
+	col := make([]VecPhysical, 8)
 	for e := 0; e < 2; e++ {
-		v0, v1, w0, w1 := z(16+4*e), z(17+4*e), z(18+4*e), z(19+4*e)
-		col[e] = z(e)
-		col[e+4] = z(e + 4)
-		col[e+2] = z(e + 2)
-		col[e+6] = z(e + 6)
-		a.ins("VSHUFI64X2", "$0x88", w0, v0, col[e])
-		a.ins("VSHUFI64X2", "$0xdd", w0, v0, col[e+4])
-		a.ins("VSHUFI64X2", "$0x88", w1, v1, col[e+2])
-		a.ins("VSHUFI64X2", "$0xdd", w1, v1, col[e+6])
+		v0, v1, w0, w1 := zmm(16+4*e), zmm(17+4*e), zmm(18+4*e), zmm(19+4*e)
+		col[e], col[e+4], col[e+2], col[e+6] = zmm(e), zmm(e+4), zmm(e+2), zmm(e+6)
+		VSHUFI64X2(U8(0x88), w0, v0, col[e])
+		VSHUFI64X2(U8(0xdd), w0, v0, col[e+4])
+		VSHUFI64X2(U8(0x88), w1, v1, col[e+2])
+		VSHUFI64X2(U8(0xdd), w1, v1, col[e+6])
 	}
-	a.comment("Cut x (columns 0–3) and y (columns 4–7) into 52-bit limbs.")
-	for c, dst := range []vec{vX2, vY2} {
-		q := func(i int) string { return col[4*c+i] }
-		// l0 = q0 & m; l1 = (q0>>52 | q1<<12) & m; l2 = (q1>>40 | q2<<24) & m;
-		// l3 = (q2>>28 | q3<<36) & m; l4 = q3>>16.
-		a.ins("VPANDQ", "Z28", q(0), "Z8")
-		a.ins("VPSRLQ", "$52", q(0), "Z9")
-		a.ins("VPSLLQ", "$12", q(1), "Z13")
-		a.ins("VPORQ", "Z13", "Z9", "Z9")
-		a.ins("VPANDQ", "Z28", "Z9", "Z9")
-		a.ins("VPSRLQ", "$40", q(1), "Z10")
-		a.ins("VPSLLQ", "$24", q(2), "Z13")
-		a.ins("VPORQ", "Z13", "Z10", "Z10")
-		a.ins("VPANDQ", "Z28", "Z10", "Z10")
-		a.ins("VPSRLQ", "$28", q(2), "Z11")
-		a.ins("VPSLLQ", "$36", q(3), "Z13")
-		a.ins("VPORQ", "Z13", "Z11", "Z11")
-		a.ins("VPANDQ", "Z28", "Z11", "Z11")
-		a.ins("VPSRLQ", "$16", q(3), "Z12")
-		a.vstore(dst, zs(8))
-	}
-	a.comment("y = −y in the lanes whose digit is negative.")
-	// p − y + 0·p: y < p and y ≠ 0, so the result is in [1, p).
-	a.ins("LEAQ", vkp(0).limb(0), "R11")
-	a.vcall("sub", vT0, vP, vY2)
-	a.ins("VMOVDQU64", "64(SI)", "Z0")
-	a.ins("VPTESTMQ", "Z0", "Z0", "K2")
-	a.vmerge(vY2, vT0, "K2")
-
-	a.ins("RET")
-	a.text("vaddFull52", "func()", 0,
-		"vaddFull52 is a subroutine of comb8AVX512: X3, Y3, Z3 = (X1, Y1, Z1) +",
-		"(X2, Y2, Z2) on the slots at DI. Declared for the assembler's checks only.")
-	a.vaddFull(vX1, vY1, vZ1, vX2, vY2, vZ2, vB, vT0, vT1, vT2, vT3, vT4, vX3, vY3, vZ3)
-	a.ins("RET")
-	for _, op := range []string{"mul", "add", "sub", "fold", "canon"} {
-		a.text("v"+op+"52", "func()", 0,
-			fmt.Sprintf("v%s52 is a subroutine: (R10) = %s of (R8), (R9), (R11); constants in", op, op),
-			"Z28–Z31. Declared for the assembler's checks only.")
-		switch op {
-		case "mul":
-			a.vmulBody(vdst, vx, vy)
-		case "add":
-			a.vaddBody(vdst, vx, vy)
-		case "sub":
-			a.vsubBody(vdst, vx, vy, vptr("R11"))
-		case "fold":
-			a.vfoldBody(vdst, vx)
-		case "canon":
-			a.vcanonBody(vdst, vx)
+	Comment("Cut x (columns 0–3) and y (columns 4–7) into 52-bit limbs.")
+	for c, dst := range []slot{vX2, vY2} {
+		q := func(i int) VecPhysical { return col[4*c+i] }
+		// l0 = q0 & m; l_i = (q_(i−1) >> s | q_i << (64 − s)) & m with
+		// s = 52, 40, 28 for i = 1, 2, 3; l4 = q3 >> 16.
+		VPANDQ(Z28, q(0), Z8)
+		for i, s := range []uint8{52, 40, 28} {
+			VPSRLQ(U8(s), q(i), zmm(9+i))
+			VPSLLQ(U8(64-s), q(i+1), Z13)
+			VPORQ(Z13, zmm(9+i), zmm(9+i))
+			VPANDQ(Z28, zmm(9+i), zmm(9+i))
 		}
-		a.ins("RET")
+		VPSRLQ(U8(16), q(3), Z12)
+		vstore(dst.at(), zs(8))
 	}
+	Comment("y = −y in the lanes whose digit is negative.")
+	// p − y + 0·p: y < p and y ≠ 0, so the result is in [1, p).
+	LEAQ(vkp(0).at().limb(0), R11)
+	vcall("sub", vT0, vP, vY2)
+	VMOVDQU64(Mem{Base: RSI, Disp: 64}, Z0)
+	VPTESTMQ(Z0, Z0, K2)
+	vmergeOne(vY2, vT0, K2)
+	RET()
+}
 
-	a.text("vecAddFullAVX512", fmt.Sprintf("func(s *[%d]uint64)", vSize/8), 0,
-		"vecAddFullAVX512 runs one complete addition on the kernel's slots (benchmarks",
-		"only).")
-	a.ins("MOVQ", "s+0(FP)", "DI")
-	a.vkernelSetup()
-	a.ins("CALL", "·vaddFull52(SB)")
-	a.ins("VZEROUPPER")
-	a.ins("RET")
-
-	// Test kernels: one field operation on scratch slots 0 and 1 (and 3 for
-	// the K·p of a subtraction) into slot 2.
-	for _, op := range []string{"Mul", "Add", "Sub", "Fold", "Canon"} {
-		a.text("vec"+op+"AVX512", fmt.Sprintf("func(s *[%d]uint64)", vSize/8), 0,
-			fmt.Sprintf("vec%sAVX512 sets slot 2 = %s of slots 0, 1 (and 3) (tests only).", op, op))
-		a.ins("MOVQ", "s+0(FP)", "DI")
-		a.vsetup()
-		a.ins("LEAQ", "960(DI)", "R11")
-		a.vcall(strings.ToLower(op), vec(640), vec(0), vec(320))
-		a.ins("VZEROUPPER")
-		a.ins("RET")
+// vmergeOne merges the element in slot src into dst in the lanes of k.
+func vmergeOne(dst, src slot, k OpmaskPhysical) {
+	for i := 0; i < 5; i++ {
+		VMOVDQU64(dst.at().limb(i), Z0)
+		VMOVDQU64(src.at().limb(i), Z1)
+		VMOVDQA64(Z1, k, Z0)
+		VMOVDQU64(Z0, dst.at().limb(i))
 	}
 }
 
@@ -695,17 +686,5 @@ func pow2(k uint) *big.Int { return new(big.Int).Lsh(big.NewInt(1), k) }
 
 func mulMod(a, b *big.Int) *big.Int {
 	r := new(big.Int).Mul(a, b)
-	return r.Mod(r, curveP)
-}
-
-// limbsOf returns the little-endian 64-bit limbs of v < 2^256.
-func limbsOf(v *big.Int) [4]uint64 {
-	if v.BitLen() > 256 {
-		panic("limbsOf: value too large")
-	}
-	var l [4]uint64
-	for i := range l {
-		l[i] = new(big.Int).Rsh(v, uint(64*i)).Uint64()
-	}
-	return l
+	return r.Mod(r, curve.P)
 }

@@ -1,5 +1,6 @@
 // Command gen writes table.go of package comb, the static table of the
-// fixed-base comb computed from first principles with math/big:
+// fixed-base comb, computed with math/big by internal/curvedef (the curve
+// constants, Montgomery form and the textbook affine group law):
 //
 //	go run ./gen -w 6 -out table.go
 //
@@ -22,6 +23,8 @@ import (
 	"log"
 	"math/big"
 	"os"
+
+	"github.com/p256tls/p256tls/internal/curvedef"
 )
 
 func main() {
@@ -37,89 +40,12 @@ func main() {
 	}
 }
 
-// Curve constants of P-256 (SEC 2 / FIPS 186-5), written out in hexadecimal.
-var (
-	curveP  = hexInt("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff")
-	curveB  = hexInt("5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b")
-	curveGx = hexInt("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296")
-	curveGy = hexInt("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5")
-)
+// The curve: its constants, Montgomery conversion and textbook affine
+// group law are internal/curvedef's.
+var curve = curvedef.P256()
 
-func hexInt(s string) *big.Int {
-	v, ok := new(big.Int).SetString(s, 16)
-	if !ok {
-		panic("bad constant " + s)
-	}
-	return v
-}
-
-// affine is a point of the curve; inf marks the point at infinity.
-type affine struct {
-	x, y *big.Int
-	inf  bool
-}
-
-// add returns a + c with the textbook affine chord-and-tangent law.
-func add(a, c affine) affine {
-	p := curveP
-	if a.inf {
-		return c
-	}
-	if c.inf {
-		return a
-	}
-	var lambda *big.Int
-	if a.x.Cmp(c.x) == 0 {
-		sum := new(big.Int).Add(a.y, c.y)
-		if sum.Mod(sum, p).Sign() == 0 {
-			return affine{inf: true}
-		}
-		// λ = (3x² − 3) / 2y
-		num := new(big.Int).Mul(a.x, a.x)
-		num.Mul(num, big.NewInt(3)).Sub(num, big.NewInt(3))
-		den := new(big.Int).Lsh(a.y, 1)
-		den.ModInverse(den.Mod(den, p), p)
-		lambda = num.Mul(num, den)
-	} else {
-		num := new(big.Int).Sub(c.y, a.y)
-		den := new(big.Int).Sub(c.x, a.x)
-		den.ModInverse(den.Mod(den, p), p)
-		lambda = num.Mul(num, den)
-	}
-	lambda.Mod(lambda, p)
-	x := new(big.Int).Mul(lambda, lambda)
-	x.Sub(x, a.x).Sub(x, c.x).Mod(x, p)
-	y := new(big.Int).Sub(a.x, x)
-	y.Mul(y, lambda).Sub(y, a.y).Mod(y, p)
-	return affine{x: x, y: y}
-}
-
-// onCurve reports whether y² = x³ − 3x + b.
-func onCurve(a affine) bool {
-	p := curveP
-	lhs := new(big.Int).Mul(a.y, a.y)
-	lhs.Mod(lhs, p)
-	rhs := new(big.Int).Mul(a.x, a.x)
-	rhs.Mul(rhs, a.x)
-	rhs.Sub(rhs, new(big.Int).Mul(a.x, big.NewInt(3)))
-	rhs.Add(rhs, curveB).Mod(rhs, p)
-	return lhs.Cmp(rhs) == 0
-}
-
-// curveN is the group order.
-var curveN = hexInt("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
-
-// mult returns k·a by double-and-add (public inputs only).
-func mult(k *big.Int, a affine) affine {
-	acc := affine{inf: true}
-	for i := k.BitLen() - 1; i >= 0; i-- {
-		acc = add(acc, acc)
-		if k.Bit(i) == 1 {
-			acc = add(acc, a)
-		}
-	}
-	return acc
-}
+// affine is a point of the curve (curvedef's).
+type affine = curvedef.Point
 
 // offsetScalar is t, the public scalar of the offset point T = t·G that
 // every sum of the comb starts from instead of the point at infinity:
@@ -127,23 +53,12 @@ func mult(k *big.Int, a affine) affine {
 func offsetScalar() *big.Int {
 	h := sha256.Sum256([]byte("p256tls comb offset"))
 	t := new(big.Int).SetBytes(h[:])
-	return t.Mod(t, curveN)
+	return t.Mod(t, curve.N)
 }
 
-// negate returns −a.
+// negate returns −a, for a finite a.
 func negate(a affine) affine {
-	return affine{x: a.x, y: new(big.Int).Sub(curveP, a.y)}
-}
-
-// montLimbs returns the little-endian limbs of v·2^256 mod p.
-func montLimbs(v *big.Int) [4]uint64 {
-	m := new(big.Int).Lsh(v, 256)
-	m.Mod(m, curveP)
-	var l [4]uint64
-	for i := range l {
-		l[i] = new(big.Int).Rsh(m, uint(64*i)).Uint64()
-	}
-	return l
+	return affine{X: a.X, Y: new(big.Int).Sub(curve.P, a.Y)}
 }
 
 func generate(w int) ([]byte, error) {
@@ -153,8 +68,8 @@ func generate(w int) ([]byte, error) {
 	positions := (257 + w - 1) / w
 	entries := 1 << (w - 1)
 
-	g := affine{x: curveGx, y: curveGy}
-	if !onCurve(g) {
+	g := curve.G()
+	if !curve.IsOnCurve(g) {
 		return nil, fmt.Errorf("generator is not on the curve")
 	}
 
@@ -173,19 +88,19 @@ func generate(w int) ([]byte, error) {
 	base := g // 2^(w·i)·G
 	for i := 0; i < positions; i++ {
 		fmt.Fprintf(&buf, "\t// Position %d.\n\t{\n", i)
-		acc := affine{inf: true}
+		acc := affine{Inf: true}
 		for j := 1; j <= entries; j++ {
-			acc = add(acc, base)
-			if acc.inf || !onCurve(acc) {
+			acc = curve.Add(acc, base)
+			if acc.Inf || !curve.IsOnCurve(acc) {
 				return nil, fmt.Errorf("entry %d·2^(%d·%d)·G is not a finite curve point", j, w, i)
 			}
-			x, y := montLimbs(acc.x), montLimbs(acc.y)
+			x, y := curve.Montgomery(acc.X), curve.Montgomery(acc.Y)
 			fmt.Fprintf(&buf, "\t\t{X: field.Element{%#016x, %#016x, %#016x, %#016x}, Y: field.Element{%#016x, %#016x, %#016x, %#016x}},\n",
 				x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3])
 		}
 		fmt.Fprintf(&buf, "\t},\n")
 		for k := 0; k < w; k++ {
-			base = add(base, base)
+			base = curve.Double(base)
 		}
 	}
 	fmt.Fprintf(&buf, "}\n\n")
@@ -195,10 +110,10 @@ func generate(w int) ([]byte, error) {
 	rounds := (positions + 7) / 8
 	// The offset point and the corrections that remove it again.
 	t := offsetScalar()
-	T := mult(t, g)
-	montOne := montLimbs(big.NewInt(1))
+	T := curve.ScalarMult(g, t)
+	montOne := curve.Montgomery(big.NewInt(1))
 	point := func(doc, name string, a affine) {
-		x, y := montLimbs(a.x), montLimbs(a.y)
+		x, y := curve.Montgomery(a.X), curve.Montgomery(a.Y)
 		fmt.Fprintf(&buf, "// %s\nvar %s = point.Affine{X: field.Element{%#016x, %#016x, %#016x, %#016x}, Y: field.Element{%#016x, %#016x, %#016x, %#016x}}\n\n",
 			doc, name, x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3])
 	}
@@ -211,8 +126,8 @@ func generate(w int) ([]byte, error) {
 	fmt.Fprintf(&buf, "var negOffsetZT = [9]point.Projective{\n")
 	fmt.Fprintf(&buf, "\t{X: field.Element{}, Y: field.Element{%#016x, %#016x, %#016x, %#016x}, Z: field.Element{}},\n", montOne[0], montOne[1], montOne[2], montOne[3])
 	for z := int64(1); z <= 8; z++ {
-		a := negate(mult(big.NewInt(z), T))
-		x, y := montLimbs(a.x), montLimbs(a.y)
+		a := negate(curve.ScalarMult(T, big.NewInt(z)))
+		x, y := curve.Montgomery(a.X), curve.Montgomery(a.Y)
 		fmt.Fprintf(&buf, "\t{X: field.Element{%#016x, %#016x, %#016x, %#016x}, Y: field.Element{%#016x, %#016x, %#016x, %#016x}, Z: field.Element{%#016x, %#016x, %#016x, %#016x}},\n",
 			x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3], montOne[0], montOne[1], montOne[2], montOne[3])
 	}

@@ -1,0 +1,90 @@
+package main
+
+// The complete additions of Renes, Costello and Batina ("Complete addition
+// formulas for prime order elliptic curves", 2016), a = −3, written once as
+// programs of field operations and run by both backends: the scalar ADX
+// kernels (asm.go: Montgomery arithmetic of internal/_asmlib on stack
+// slots) and the eight-lane AVX-512 kernel (avx512.go: radix 2^52 on the
+// lanes of its scratch slots).
+
+import (
+	"fmt"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+)
+
+// slot is a field element in the frame of a kernel, as a byte offset: from
+// SP for the scalar kernels, from DI for the vector kernel.
+type slot int
+
+// fieldOps emits dst = x·y, x + y and x − y (mod p) on slots. dst may be x
+// or y.
+type fieldOps interface {
+	mul(dst, x, y slot)
+	add(dst, x, y slot)
+	sub(dst, x, y slot)
+}
+
+// rcbTail is the second half of algorithms 4 and 5, in which Zs stands for
+// Z1·Z2: the slot t2 in the full addition, Z1 itself in the mixed one
+// (Z2 = 1).
+const rcbTail = `
+Z3 = b·Zs; X3 = Y3 − Z3; Z3 = X3 + X3; X3 = X3 + Z3; Z3 = t1 − X3; X3 = t1 + X3
+Y3 = b·Y3; t1 = Zs + Zs; t2 = t1 + Zs; Y3 = Y3 − t2; Y3 = Y3 − t0; t1 = Y3 + Y3; Y3 = t1 + Y3
+t1 = t0 + t0; t0 = t1 + t0; t0 = t0 − t2
+t1 = t4·Y3; t2 = t0·Y3; Y3 = X3·Z3; Y3 = Y3 + t2
+X3 = t3·X3; X3 = X3 − t1; Z3 = t4·Z3; t1 = t3·t0; Z3 = Z3 + t1
+`
+
+// rcbFull is algorithm 4: (X3 : Y3 : Z3) = (X1 : Y1 : Z1) + (X2 : Y2 : Z2).
+var rcbFull = `
+t0 = X1·X2; t1 = Y1·Y2; t2 = Z1·Z2
+t3 = X1 + Y1; t4 = X2 + Y2; t3 = t3·t4; t4 = t0 + t1; t3 = t3 − t4
+t4 = Y1 + Z1; X3 = Y2 + Z2; t4 = t4·X3; X3 = t1 + t2; t4 = t4 − X3
+X3 = X1 + Z1; Y3 = X2 + Z2; X3 = X3·Y3; Y3 = t0 + t2; Y3 = X3 − Y3` +
+	strings.ReplaceAll(rcbTail, "Zs", "t2")
+
+// rcbMixed is algorithm 5: (X3 : Y3 : Z3) = (X1 : Y1 : Z1) + (X2, Y2),
+// the second point affine (Z2 = 1), so that (Y1 + Z1)(Y2 + 1) − t1 − Z1 is
+// Y2·Z1 + Y1 and (X1 + Z1)(X2 + 1) − t0 − Z1 is X2·Z1 + X1.
+var rcbMixed = `
+t0 = X1·X2; t1 = Y1·Y2
+t3 = X1 + Y1; t4 = X2 + Y2; t3 = t3·t4; t4 = t0 + t1; t3 = t3 − t4
+t4 = Y2·Z1; t4 = t4 + Y1
+Y3 = X2·Z1; Y3 = Y3 + X1` +
+	strings.ReplaceAll(rcbTail, "Zs", "Z1")
+
+// runFormula emits prog, a formula of lines of steps "d = x·y", "d = x + y"
+// or "d = x − y" separated by semicolons, with the slots of vars, each line
+// preceded by itself as a comment.
+func runFormula(f fieldOps, prog string, vars map[string]slot) {
+	get := func(name string) slot {
+		s, ok := vars[name]
+		if !ok {
+			panic(fmt.Sprintf("formula: no slot for %q", name))
+		}
+		return s
+	}
+	for _, line := range strings.Split(strings.TrimSpace(prog), "\n") {
+		Comment(line)
+		for _, st := range strings.Split(line, ";") {
+			var d, x, op, y string
+			fs := strings.Fields(strings.ReplaceAll(st, "·", " · "))
+			if len(fs) != 5 || fs[1] != "=" {
+				panic(fmt.Sprintf("formula: cannot read step %q", st))
+			}
+			d, x, op, y = fs[0], fs[2], fs[3], fs[4]
+			switch op {
+			case "·":
+				f.mul(get(d), get(x), get(y))
+			case "+":
+				f.add(get(d), get(x), get(y))
+			case "−":
+				f.sub(get(d), get(x), get(y))
+			default:
+				panic(fmt.Sprintf("formula: unknown operation in %q", st))
+			}
+		}
+	}
+}
