@@ -57,7 +57,7 @@ func Source(curve string) ([]byte, error) {
 	case "P-384":
 		c = curvedef.P384()
 		p.Field, p.Point, p.Scalar, p.Gtable = module+"p384/field", module+"p384/point", module+"p384/scalar", module+"p384/gtable"
-		p.WnafLen, p.QWidth = "wnaf.Len384", 5
+		p.WnafLen, p.QWidth = "wnaf.Len384", 6
 	default:
 		return nil, fmt.Errorf("chaingen: unknown curve %q", curve)
 	}

@@ -288,11 +288,12 @@ func SumOn(c elliptic.Curve, qx, qy, u1, u2 *big.Int) (x, y *big.Int) {
 // about 2^127 of them), found by trying x = n, n+1, … .
 func LargeX() (x, y *big.Int) { return LargeXOn(elliptic.P256()) }
 
-// LargeXOn is LargeX on the curve c (P-384: about 2^189 such points).
+// LargeXOn is LargeX on the curve c (P-384: about 2^189 such points); it
+// starts at n + 1, so that x − n is a valid r.
 func LargeXOn(c elliptic.Curve) (x, y *big.Int) {
 	params := c.Params()
 	p := params.P
-	x = new(big.Int).Set(params.N)
+	x = new(big.Int).Add(params.N, big.NewInt(1))
 	for {
 		rhs := new(big.Int).Mul(x, x)
 		rhs.Mul(rhs, x)
