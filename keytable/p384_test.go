@@ -412,6 +412,17 @@ func TestDigestLengthsP384(t *testing.T) {
 	}
 }
 
+// TestVerifyInverseP384 checks that the check with a known s⁻¹ (P-256
+// only, package sign's) refuses everything on a P-384 table.
+func TestVerifyInverseP384(t *testing.T) {
+	k := keys384(t, 1)[0] // d = 1
+	var r, s, w [32]byte
+	r[31], s[31], w[31] = 1, 1, 1
+	if k.tab.VerifyInverse(make([]byte, 32), &r, &s, &w) {
+		t.Fatal("VerifyInverse accepted on a P-384 table")
+	}
+}
+
 // TestAllocationsP384: no allocations on either P-384 path.
 func TestAllocationsP384(t *testing.T) {
 	k := keys384(t, 1)[3]

@@ -165,8 +165,14 @@ func TestP384Ranges(t *testing.T) {
 		{Curve: elliptic.P384(), X: k.X, Y: new(big.Int).Add(k.Y, big.NewInt(1))},
 		{Curve: elliptic.P384(), X: k.X, Y: new(big.Int).Add(k.Y, p)},
 		{Curve: elliptic.P384(), X: big.NewInt(0), Y: big.NewInt(0)},
+		{Curve: elliptic.P384(), X: k.X, Y: new(big.Int).Add(k.Y, new(big.Int).Lsh(big.NewInt(1), 384))},
+		{Curve: elliptic.P384(), X: new(big.Int).Add(k.X, new(big.Int).Lsh(big.NewInt(1), 384)), Y: k.Y},
+		{Curve: elliptic.P384(), X: new(big.Int).Neg(k.X), Y: k.Y},
+		{Curve: elliptic.P384(), X: k.X, Y: new(big.Int).Neg(k.Y)},
+		{Curve: elliptic.P384(), X: k.X},
+		{Curve: elliptic.P384()},
 	} {
-		if verify.VerifyASN1(pub, digest[:], sig) {
+		if verify.VerifyASN1(pub, digest[:], sig) || verify.Verify(pub, digest[:], r.Bytes(), s.Bytes()) {
 			t.Fatal("invalid P-384 key accepted")
 		}
 	}

@@ -95,5 +95,5 @@ func ScalarFromBytes384(out *p384scalar.Scalar, b []byte) bool {
 	if _, err := out.SetBytes(buf[:]); err != nil {
 		return false
 	}
-	return out.IsZero() == 0
+	return out.IsZero() == 0 // r, s ≠ 0 (P-384)
 }
