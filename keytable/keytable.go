@@ -6,7 +6,7 @@
 // follows the key's curve:
 //
 //   - P-256: the key's point Q, then sixteen runs, run j holding the odd
-//     multiples 1·, 3·, 5·, 7·(2^(17j)·Q) in affine form (128 points,
+//     multiples 1·, 3·, …, 15·(2^(17j)·Q) in affine form (128 points,
 //     8 KiB). A verification recodes u2 = r·s⁻¹ into width-5 NAF and
 //     u1 = e·s⁻¹ into width-8 NAF, cuts each into sixteen runs of 17
 //     positions, and adds the digits of all runs (the key's, and the
@@ -69,7 +69,7 @@ type Table struct {
 }
 
 // New builds the table of a P-256 or P-384 public key: about 1.4 (P-256)
-// or 1.6 (P-384) one-shot verifications of work, repaid after 2 or 3
+// or 1.2 (P-384) one-shot verifications of work, repaid after 2 or 3
 // verifications with it. It refuses nil, keys on other curves, the point at
 // infinity and points that are not on the curve (coordinates outside
 // [0, p) included) with an error wrapping ErrInvalidKey; pub is only read.

@@ -178,6 +178,41 @@ func TestP384Ranges(t *testing.T) {
 	}
 }
 
+// TestKeyCheckedOnCurve gives the ordinary P-256 and P-384 paths the
+// off-curve point (0, 0), of order 2 on y² = x³ − 3x (the formulas never
+// read b), with a signature that holds if that point is taken as a key:
+// u1 = 7, u2 even, so u1·G + u2·(0, 0) = 7G. crypto/ecdsa refuses the key;
+// so must verify.
+func TestKeyCheckedOnCurve(t *testing.T) {
+	for _, c := range []elliptic.Curve{elliptic.P256(), elliptic.P384()} {
+		keyCheckedOnCurve(t, c)
+	}
+}
+
+func keyCheckedOnCurve(t *testing.T, c elliptic.Curve) {
+	n := c.Params().N
+	size := (n.BitLen() + 7) / 8
+	//lint:ignore SA1019 the deprecated API is the independent reference here.
+	x, _ := c.ScalarBaseMult([]byte{7})
+	r := new(big.Int).Mod(x, n)
+	for _, u2 := range []int64{2, 4, 1 << 20} {
+		// s = r/u2, e = u1·s = 7s.
+		s := new(big.Int).ModInverse(big.NewInt(u2), n)
+		s.Mul(s, r).Mod(s, n)
+		e := new(big.Int).Mul(big.NewInt(7), s)
+		e.Mod(e, n)
+		digest := e.FillBytes(make([]byte, size))
+		for _, pub := range []*ecdsa.PublicKey{
+			{Curve: c, X: big.NewInt(0), Y: big.NewInt(0)},
+			{Curve: c, X: big.NewInt(0), Y: new(big.Int).Set(c.Params().P)},
+		} {
+			if verify.VerifyASN1(pub, digest, ecdsatest.EncodeDER(r, s)) || verify.Verify(pub, digest, r.Bytes(), s.Bytes()) {
+				t.Fatalf("signature under the off-curve key (%x, %x) accepted (u2 = %d)", pub.X, pub.Y, u2)
+			}
+		}
+	}
+}
+
 func TestOddKeys(t *testing.T) {
 	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	digest := sha256.Sum256([]byte("odd"))
