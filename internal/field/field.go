@@ -15,8 +15,6 @@ package field
 import (
 	"errors"
 	"math/bits"
-
-	"github.com/p256tls/p256tls/internal/ct"
 )
 
 // Element is a field element in Montgomery form, least significant limb
@@ -44,105 +42,6 @@ var ErrRange = errors.New("field: value is not less than p")
 // ErrLength is returned by SetBytes for an input that is not 32 bytes long.
 var ErrLength = errors.New("field: encoding is not 32 bytes")
 
-// Zero sets e = 0 and returns e.
-func (e *Element) Zero() *Element { *e = Element{}; return e }
-
-// One sets e = 1 and returns e.
-func (e *Element) One() *Element { *e = one; return e }
-
-// Set sets e = a and returns e.
-func (e *Element) Set(a *Element) *Element { *e = *a; return e }
-
-// Mul sets e = a·b mod p and returns e.
-//
-//p256tls:secret
-func (e *Element) Mul(a, b *Element) *Element { mul(e, a, b); return e }
-
-// Square sets e = a² mod p and returns e.
-//
-//p256tls:secret
-func (e *Element) Square(a *Element) *Element { square(e, a); return e }
-
-// SquareN sets e = a^(2^n) mod p by n repeated squarings and returns e. n is
-// public.
-//
-//p256tls:secret
-func (e *Element) SquareN(a *Element, n int) *Element {
-	if n <= 0 {
-		return e.Set(a)
-	}
-	square(e, a)
-	for i := 1; i < n; i++ {
-		square(e, e)
-	}
-	return e
-}
-
-// Add sets e = a + b mod p and returns e.
-//
-//p256tls:secret
-func (e *Element) Add(a, b *Element) *Element {
-	var c uint64
-	var t Element
-	t[0], c = bits.Add64(a[0], b[0], 0)
-	t[1], c = bits.Add64(a[1], b[1], c)
-	t[2], c = bits.Add64(a[2], b[2], c)
-	t[3], c = bits.Add64(a[3], b[3], c)
-	reduceOnce(e, &t, c)
-	return e
-}
-
-// reduceOnce sets e = t - p if hi·2^256 + t ≥ p, else t. It needs
-// hi·2^256 + t < 2p.
-//
-//p256tls:secret
-func reduceOnce(e, t *Element, hi uint64) {
-	var s Element
-	var b uint64
-	s[0], b = bits.Sub64(t[0], p0, 0)
-	s[1], b = bits.Sub64(t[1], p1, b)
-	s[2], b = bits.Sub64(t[2], p2, b)
-	s[3], b = bits.Sub64(t[3], p3, b)
-	_, b = bits.Sub64(hi, 0, b)
-	// b = 1 exactly when hi·2^256 + t < p: keep t.
-	keep := -b
-	e[0] = s[0] ^ (keep & (s[0] ^ t[0]))
-	e[1] = s[1] ^ (keep & (s[1] ^ t[1]))
-	e[2] = s[2] ^ (keep & (s[2] ^ t[2]))
-	e[3] = s[3] ^ (keep & (s[3] ^ t[3]))
-}
-
-// Sub sets e = a - b mod p and returns e.
-//
-//p256tls:secret
-func (e *Element) Sub(a, b *Element) *Element {
-	var t Element
-	var br uint64
-	t[0], br = bits.Sub64(a[0], b[0], 0)
-	t[1], br = bits.Sub64(a[1], b[1], br)
-	t[2], br = bits.Sub64(a[2], b[2], br)
-	t[3], br = bits.Sub64(a[3], b[3], br)
-	// On borrow add p back.
-	m := -br
-	var c uint64
-	e[0], c = bits.Add64(t[0], p0&m, 0)
-	e[1], c = bits.Add64(t[1], p1&m, c)
-	e[2], c = bits.Add64(t[2], p2&m, c)
-	e[3], _ = bits.Add64(t[3], p3&m, c)
-	return e
-}
-
-// Neg sets e = -a mod p and returns e.
-//
-//p256tls:secret
-func (e *Element) Neg(a *Element) *Element {
-	var z Element
-	return e.Sub(&z, a)
-}
-
-// Double sets e = 2a mod p and returns e.
-func (e *Element) Double(a *Element) *Element { return e.Add(a, a) }
-
 // Half sets e = a/2 mod p and returns e, in constant time. Montgomery form is
 // linear, so halving the representation halves the value: the result is
 // a/2 when a is even and (a + p)/2 when it is odd, which is below p for
@@ -161,30 +60,6 @@ func (e *Element) Half(a *Element) *Element {
 	e[2] = t[2]>>1 | t[3]<<63
 	e[3] = t[3]>>1 | c<<63
 	return e
-}
-
-// Select sets e = a if cond == 1 and e = b if cond == 0, and returns e. cond
-// must be 0 or 1.
-//
-//p256tls:secret
-func (e *Element) Select(a, b *Element, cond int) *Element {
-	m := -uint64(cond)
-	e[0] = b[0] ^ (m & (a[0] ^ b[0]))
-	e[1] = b[1] ^ (m & (a[1] ^ b[1]))
-	e[2] = b[2] ^ (m & (a[2] ^ b[2]))
-	e[3] = b[3] ^ (m & (a[3] ^ b[3]))
-	return e
-}
-
-// Equal returns 1 if e == a and 0 otherwise.
-func (e *Element) Equal(a *Element) int {
-	d := (e[0] ^ a[0]) | (e[1] ^ a[1]) | (e[2] ^ a[2]) | (e[3] ^ a[3])
-	return ct.IsZero(d)
-}
-
-// IsZero returns 1 if e == 0 and 0 otherwise.
-func (e *Element) IsZero() int {
-	return ct.IsZero(e[0] | e[1] | e[2] | e[3])
 }
 
 // Invert sets e = a^-1 mod p (a^(p-2), so 0 maps to 0) and returns e.

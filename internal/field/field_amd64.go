@@ -21,21 +21,3 @@ func mul(z, x, y *Element) { mulAsm((*[4]uint64)(z), (*[4]uint64)(x), (*[4]uint6
 
 //p256tls:secret
 func square(z, x *Element) { squareAsm((*[4]uint64)(z), (*[4]uint64)(x)) }
-
-func init() {
-	selectADX = func(adx bool) bool {
-		old := useADX
-		useADX = adx && hasADX
-		return old
-	}
-	if hasADX {
-		archKernels = append(archKernels, kernel{"adx",
-			func(z, x, y *Element) { mulADX((*[4]uint64)(z), (*[4]uint64)(x), (*[4]uint64)(y)) },
-			func(z, x *Element) { squareADX((*[4]uint64)(z), (*[4]uint64)(x)) },
-		})
-	}
-	archKernels = append(archKernels, kernel{"mulq",
-		func(z, x, y *Element) { mulMULQ((*[4]uint64)(z), (*[4]uint64)(x), (*[4]uint64)(y)) },
-		func(z, x *Element) { squareMULQ((*[4]uint64)(z), (*[4]uint64)(x)) },
-	})
-}

@@ -412,66 +412,87 @@ func TestPointIsOnCurve(t *testing.T) {
 	}
 }
 
-// ptCheckOracleAdd checks the oracle's additions on q + s, with q and s in
-// several representations, and with the receiver aliasing each argument.
-func ptCheckOracleAdd(t *testing.T, q, s *ptRef, lambdas []*big.Int) {
+// ptCheckAddOp checks an out-of-place addition add(r, a, b) and, if not
+// nil, its mixed form addMixed(r, a, affine) on q + s, with q and s in the
+// representations mk gives them for each of lambdas, against math/big, and
+// with the receiver aliasing each argument. ref converts a result back
+// (failing the test for a point off the curve). It serves the oracle here
+// and any other out-of-place formulas of the package.
+func ptCheckAddOp[T comparable](t *testing.T, name string, q, s *ptRef, lambdas []*big.Int,
+	mk func(*ptRef, *big.Int) T, ref func(testing.TB, *T) *ptRef,
+	add func(r, a, b *T) *T, addMixed func(r, a *T, b *Affine) *T) {
 	t.Helper()
 	want := ptRefAdd(q, s)
 	for i, l1 := range lambdas {
 		l2 := lambdas[(i+1)%len(lambdas)]
-		jq, js := ptJac(q, l1), ptJac(s, l2)
+		jq, js := mk(q, l1), mk(s, l2)
 		jq0, js0 := jq, js
-		var jr Jacobian
-		if got := jr.refAdd(&jq, &js); got != &jr {
-			t.Fatal("refAdd did not return its receiver")
+		var jr T
+		if got := add(&jr, &jq, &js); got != &jr {
+			t.Fatalf("%s did not return its receiver", name)
 		}
-		if got := ptJacRef(t, &jr); !ptEq(got, want) {
-			t.Fatalf("refAdd(%v, %v) = %v, want %v (λ %#x, %#x)", q, s, got, want, l1, l2)
+		if got := ref(t, &jr); !ptEq(got, want) {
+			t.Fatalf("%s(%v, %v) = %v, want %v (λ %#x, %#x)", name, q, s, got, want, l1, l2)
 		}
 		if jq != jq0 || js != js0 {
-			t.Fatal("refAdd modified its arguments")
+			t.Fatalf("%s modified its arguments", name)
 		}
 		ja := jq
-		if ja.refAdd(&ja, &js); ja != jr {
-			t.Fatalf("refAdd aliased p=q differs for %v + %v", q, s)
+		if add(&ja, &ja, &js); ja != jr {
+			t.Fatalf("%s aliased p=q differs for %v + %v", name, q, s)
 		}
 		ja = js
-		if ja.refAdd(&jq, &ja); ja != jr {
-			t.Fatalf("refAdd aliased p=r differs for %v + %v", q, s)
+		if add(&ja, &jq, &ja); ja != jr {
+			t.Fatalf("%s aliased p=r differs for %v + %v", name, q, s)
 		}
-		if s != nil {
+		if s != nil && addMixed != nil {
 			as := ptAffine(s)
-			if got := jr.refAddMixed(&jq, &as); got != &jr {
-				t.Fatal("refAddMixed did not return its receiver")
+			if got := addMixed(&jr, &jq, &as); got != &jr {
+				t.Fatalf("%s (mixed) did not return its receiver", name)
 			}
-			if got := ptJacRef(t, &jr); !ptEq(got, want) {
-				t.Fatalf("refAddMixed(%v, %v) = %v, want %v (λ %#x)", q, s, got, want, l1)
+			if got := ref(t, &jr); !ptEq(got, want) {
+				t.Fatalf("%s (mixed)(%v, %v) = %v, want %v (λ %#x)", name, q, s, got, want, l1)
 			}
 			ja = jq
-			if ja.refAddMixed(&ja, &as); ja != jr {
-				t.Fatalf("refAddMixed aliased differs for %v + %v", q, s)
+			if addMixed(&ja, &ja, &as); ja != jr {
+				t.Fatalf("%s (mixed) aliased differs for %v + %v", name, q, s)
 			}
 		}
 	}
 }
 
-func ptCheckOracleDouble(t *testing.T, q *ptRef, lambdas []*big.Int) {
+// ptCheckDoubleOp checks an out-of-place doubling as ptCheckAddOp checks
+// additions.
+func ptCheckDoubleOp[T comparable](t *testing.T, name string, q *ptRef, lambdas []*big.Int,
+	mk func(*ptRef, *big.Int) T, ref func(testing.TB, *T) *ptRef, double func(r, a *T) *T) {
 	t.Helper()
 	want := ptRefAdd(q, q)
 	for _, l := range lambdas {
-		jq := ptJac(q, l)
+		jq := mk(q, l)
 		jq0 := jq
-		var jr Jacobian
-		if got := jr.refDouble(&jq); got != &jr {
-			t.Fatal("refDouble did not return its receiver")
+		var jr T
+		if got := double(&jr, &jq); got != &jr {
+			t.Fatalf("%s did not return its receiver", name)
 		}
-		if got := ptJacRef(t, &jr); !ptEq(got, want) || jq != jq0 {
-			t.Fatalf("refDouble(%v) = %v, want %v (λ %#x)", q, got, want, l)
+		if got := ref(t, &jr); !ptEq(got, want) || jq != jq0 {
+			t.Fatalf("%s(%v) = %v, want %v (λ %#x)", name, q, got, want, l)
 		}
-		if jq.refDouble(&jq); jq != jr {
-			t.Fatalf("refDouble aliased differs for %v", q)
+		if double(&jq, &jq); jq != jr {
+			t.Fatalf("%s aliased differs for %v", name, q)
 		}
 	}
+}
+
+// ptCheckOracleAdd checks the oracle's additions on q + s.
+func ptCheckOracleAdd(t *testing.T, q, s *ptRef, lambdas []*big.Int) {
+	t.Helper()
+	ptCheckAddOp(t, "refAdd", q, s, lambdas, ptJac, ptJacRef, (*Jacobian).refAdd, (*Jacobian).refAddMixed)
+}
+
+// ptCheckOracleDouble checks the oracle's doubling of q.
+func ptCheckOracleDouble(t *testing.T, q *ptRef, lambdas []*big.Int) {
+	t.Helper()
+	ptCheckDoubleOp(t, "refDouble", q, lambdas, ptJac, ptJacRef, (*Jacobian).refDouble)
 }
 
 // ptCheckInPlace checks Double, AddMixedVartime and AddCachedVartime on q

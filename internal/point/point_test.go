@@ -38,66 +38,17 @@ func ptProjRef(t testing.TB, p *Projective) *ptRef {
 	return r
 }
 
-// ptCheckProjectiveAdd checks Add and AddMixed on q + s, with q and s in
-// several representations, and with the receiver aliasing each argument.
+// ptCheckProjectiveAdd checks Add and AddMixed on q + s (grouplaw_test.go's
+// harness: several representations, aliasing).
 func ptCheckProjectiveAdd(t *testing.T, q, s *ptRef, lambdas []*big.Int) {
 	t.Helper()
-	want := ptRefAdd(q, s)
-	for i, l1 := range lambdas {
-		l2 := lambdas[(i+1)%len(lambdas)]
-		pq, ps := ptProj(q, l1), ptProj(s, l2)
-		pq0, ps0 := pq, ps
-		var pr Projective
-		if got := pr.Add(&pq, &ps); got != &pr {
-			t.Fatal("Add did not return its receiver")
-		}
-		if got := ptProjRef(t, &pr); !ptEq(got, want) {
-			t.Fatalf("Projective Add(%v, %v) = %v, want %v (λ %#x, %#x)", q, s, got, want, l1, l2)
-		}
-		if pq != pq0 || ps != ps0 {
-			t.Fatal("Add modified its arguments")
-		}
-		pa := pq
-		if pa.Add(&pa, &ps); pa != pr {
-			t.Fatalf("Add aliased p=q differs for %v + %v", q, s)
-		}
-		pa = ps
-		if pa.Add(&pq, &pa); pa != pr {
-			t.Fatalf("Add aliased p=r differs for %v + %v", q, s)
-		}
-		if s != nil {
-			as := ptAffine(s)
-			if got := pr.AddMixed(&pq, &as); got != &pr {
-				t.Fatal("AddMixed did not return its receiver")
-			}
-			if got := ptProjRef(t, &pr); !ptEq(got, want) {
-				t.Fatalf("Projective AddMixed(%v, %v) = %v, want %v (λ %#x)", q, s, got, want, l1)
-			}
-			pa = pq
-			if pa.AddMixed(&pa, &as); pa != pr {
-				t.Fatalf("AddMixed aliased differs for %v + %v", q, s)
-			}
-		}
-	}
+	ptCheckAddOp(t, "Projective.Add", q, s, lambdas, ptProj, ptProjRef, (*Projective).Add, (*Projective).AddMixed)
 }
 
+// ptCheckProjectiveDouble checks Double on q.
 func ptCheckProjectiveDouble(t *testing.T, q *ptRef, lambdas []*big.Int) {
 	t.Helper()
-	want := ptRefAdd(q, q)
-	for _, l := range lambdas {
-		pq := ptProj(q, l)
-		pq0 := pq
-		var pr Projective
-		if got := pr.Double(&pq); got != &pr {
-			t.Fatal("Projective Double did not return its receiver")
-		}
-		if got := ptProjRef(t, &pr); !ptEq(got, want) || pq != pq0 {
-			t.Fatalf("Projective Double(%v) = %v, want %v (λ %#x)", q, got, want, l)
-		}
-		if pq.Double(&pq); pq != pr {
-			t.Fatalf("Projective Double aliased differs for %v", q)
-		}
-	}
+	ptCheckDoubleOp(t, "Projective.Double", q, lambdas, ptProj, ptProjRef, (*Projective).Double)
 }
 
 func TestProjectiveSpecialCases(t *testing.T) {

@@ -27,21 +27,3 @@ func square(z, x *Element) {
 		squareMULQ((*[6]uint64)(z), (*[6]uint64)(x))
 	}
 }
-
-func init() {
-	selectADX = func(adx bool) bool {
-		old := useADX
-		useADX = adx && hasADX
-		return old
-	}
-	if hasADX {
-		archKernels = append(archKernels, kernel{"adx",
-			func(z, x, y *Element) { mulADX((*[6]uint64)(z), (*[6]uint64)(x), (*[6]uint64)(y)) },
-			func(z, x *Element) { squareADX((*[6]uint64)(z), (*[6]uint64)(x)) },
-		})
-	}
-	archKernels = append(archKernels, kernel{"mulq",
-		func(z, x, y *Element) { mulMULQ((*[6]uint64)(z), (*[6]uint64)(x), (*[6]uint64)(y)) },
-		func(z, x *Element) { squareMULQ((*[6]uint64)(z), (*[6]uint64)(x)) },
-	})
-}
