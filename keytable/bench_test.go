@@ -80,8 +80,20 @@ func BenchmarkTableNew(b *testing.B) {
 	})
 }
 
+// BenchmarkVerifyP384 puts the P-384 paths beside crypto/ecdsa and circl's
+// ecc/p384 (ecdsatest.CirclP384: CombinedMult after crypto/ecdsa's checks,
+// what verify ran before internal/p384/ecdsaverify) in one binary.
 func BenchmarkVerifyP384(b *testing.B) {
 	k, digest, sig := benchKey(b, elliptic.P384())
+	tab, err := keytable.New(&k.PublicKey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, s, ok := refParse(sig)
+	if !ok {
+		b.Fatal("signature does not parse")
+	}
+	rb, sb := r.Bytes(), s.Bytes()
 	b.Run("stdlib", func(b *testing.B) {
 		ecdsatest.Loop(b, func() {
 			if !ecdsa.VerifyASN1(&k.PublicKey, digest, sig) {
@@ -91,10 +103,34 @@ func BenchmarkVerifyP384(b *testing.B) {
 	})
 	b.Run("circl", func(b *testing.B) {
 		ecdsatest.Loop(b, func() {
+			if !ecdsatest.CirclP384(&k.PublicKey, digest, rb, sb) {
+				b.Fatal("rejected")
+			}
+		})
+	})
+	b.Run("ordinary", func(b *testing.B) {
+		ecdsatest.Loop(b, func() {
 			if !verify.VerifyASN1(&k.PublicKey, digest, sig) {
 				b.Fatal("rejected")
 			}
 		})
+	})
+	b.Run("table", func(b *testing.B) {
+		ecdsatest.Loop(b, func() {
+			if !tab.VerifyASN1(digest, sig) {
+				b.Fatal("rejected")
+			}
+		})
+	})
+}
+
+// BenchmarkTableNewP384 is BenchmarkTableNew for a P-384 key.
+func BenchmarkTableNewP384(b *testing.B) {
+	k, _, _ := benchKey(b, elliptic.P384())
+	ecdsatest.Loop(b, func() {
+		if _, err := keytable.New(&k.PublicKey); err != nil {
+			b.Fatal(err)
+		}
 	})
 }
 

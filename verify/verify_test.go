@@ -14,7 +14,8 @@ import (
 	"github.com/p256tls/p256tls/verify"
 )
 
-// TestWycheproof runs the P-384 vectors (circl path), the P-256 vectors
+// TestWycheproof runs the P-384 vectors (internal/p384/ecdsaverify; keytable's
+// TestWycheproofP384 runs them through both paths), the P-256 vectors
 // (ordinary path; keytable's test runs them through both paths) and the
 // P-521 ones (crypto/ecdsa path), DER and P1363.
 func TestWycheproof(t *testing.T) {
@@ -26,6 +27,8 @@ func TestWycheproof(t *testing.T) {
 		{"ecdsa_secp384r1_sha256_test.json", 48},
 		{"ecdsa_secp384r1_sha384_p1363_test.json", 48}, {"ecdsa_secp384r1_sha512_p1363_test.json", 48},
 		{"ecdsa_secp384r1_webcrypto_test.json", 48},
+		{"ecdsa_secp384r1_sha3_384_test.json", 48}, {"ecdsa_secp384r1_sha3_512_test.json", 48},
+		{"ecdsa_secp384r1_shake256_test.json", 48}, {"ecdsa_secp384r1_shake256_p1363_test.json", 48},
 		{"ecdsa_secp256r1_sha256_test.json", 32}, {"ecdsa_secp256r1_sha256_p1363_test.json", 32},
 		{"ecdsa_secp521r1_sha512_p1363_test.json", 66},
 	}
@@ -36,7 +39,7 @@ func TestWycheproof(t *testing.T) {
 				t.Fatalf("%s: key %x refused by crypto/ecdsa", f.name, g.SEC1)
 			}
 			for _, v := range g.Tests {
-				digest := ecdsatest.Digest(g.Hash, v.Msg)
+				digest := g.Digest(v.Msg)
 				// crypto/ecdsa is asked only for "acceptable" vectors (its answer
 				// is then the one wanted): keytable's test cross-checks it on
 				// P-256, and on P-384 and P-521 it is slow under -race.
@@ -75,7 +78,7 @@ func agree(t testing.TB, pub *ecdsa.PublicKey, digest, sig []byte) bool {
 	return std
 }
 
-// TestDifferentialCurves compares with crypto/ecdsa on P-384 (circl), P-256,
+// TestDifferentialCurves compares with crypto/ecdsa on P-384, P-256,
 // P-224 and P-521: valid signatures over several digest lengths, each
 // single-bit flip of one signature per key, and corrupted digests.
 func TestDifferentialCurves(t *testing.T) {
@@ -162,9 +165,50 @@ func TestP384Ranges(t *testing.T) {
 		{Curve: elliptic.P384(), X: k.X, Y: new(big.Int).Add(k.Y, big.NewInt(1))},
 		{Curve: elliptic.P384(), X: k.X, Y: new(big.Int).Add(k.Y, p)},
 		{Curve: elliptic.P384(), X: big.NewInt(0), Y: big.NewInt(0)},
+		{Curve: elliptic.P384(), X: k.X, Y: new(big.Int).Add(k.Y, new(big.Int).Lsh(big.NewInt(1), 384))},
+		{Curve: elliptic.P384(), X: new(big.Int).Add(k.X, new(big.Int).Lsh(big.NewInt(1), 384)), Y: k.Y},
+		{Curve: elliptic.P384(), X: new(big.Int).Neg(k.X), Y: k.Y},
+		{Curve: elliptic.P384(), X: k.X, Y: new(big.Int).Neg(k.Y)},
+		{Curve: elliptic.P384(), X: k.X},
+		{Curve: elliptic.P384()},
 	} {
-		if verify.VerifyASN1(pub, digest[:], sig) {
+		if verify.VerifyASN1(pub, digest[:], sig) || verify.Verify(pub, digest[:], r.Bytes(), s.Bytes()) {
 			t.Fatal("invalid P-384 key accepted")
+		}
+	}
+}
+
+// TestKeyCheckedOnCurve gives the ordinary P-256 and P-384 paths the
+// off-curve point (0, 0), of order 2 on y² = x³ − 3x (the formulas never
+// read b), with a signature that holds if that point is taken as a key:
+// u1 = 7, u2 even, so u1·G + u2·(0, 0) = 7G. crypto/ecdsa refuses the key;
+// so must verify.
+func TestKeyCheckedOnCurve(t *testing.T) {
+	for _, c := range []elliptic.Curve{elliptic.P256(), elliptic.P384()} {
+		keyCheckedOnCurve(t, c)
+	}
+}
+
+func keyCheckedOnCurve(t *testing.T, c elliptic.Curve) {
+	n := c.Params().N
+	size := (n.BitLen() + 7) / 8
+	//lint:ignore SA1019 the deprecated API is the independent reference here.
+	x, _ := c.ScalarBaseMult([]byte{7})
+	r := new(big.Int).Mod(x, n)
+	for _, u2 := range []int64{2, 4, 1 << 20} {
+		// s = r/u2, e = u1·s = 7s.
+		s := new(big.Int).ModInverse(big.NewInt(u2), n)
+		s.Mul(s, r).Mod(s, n)
+		e := new(big.Int).Mul(big.NewInt(7), s)
+		e.Mod(e, n)
+		digest := e.FillBytes(make([]byte, size))
+		for _, pub := range []*ecdsa.PublicKey{
+			{Curve: c, X: big.NewInt(0), Y: big.NewInt(0)},
+			{Curve: c, X: big.NewInt(0), Y: new(big.Int).Set(c.Params().P)},
+		} {
+			if verify.VerifyASN1(pub, digest, ecdsatest.EncodeDER(r, s)) || verify.Verify(pub, digest, r.Bytes(), s.Bytes()) {
+				t.Fatalf("signature under the off-curve key (%x, %x) accepted (u2 = %d)", pub.X, pub.Y, u2)
+			}
 		}
 	}
 }
