@@ -48,9 +48,6 @@ type anchor struct {
 	table keyTable
 }
 
-// keyID names an ECDSA public key (see keyIDOf).
-type keyID [32]byte
-
 type linkKey struct {
 	issuer keyID
 	child  [32]byte // SHA-256 of the child certificate's DER
@@ -285,9 +282,4 @@ func keyFieldsSet(chain []*x509.Certificate) bool {
 		}
 	}
 	return true
-}
-
-func ecdsaKey(c *x509.Certificate) *ecdsa.PublicKey {
-	pub, _ := c.PublicKey.(*ecdsa.PublicKey)
-	return pub
 }
