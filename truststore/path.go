@@ -102,7 +102,8 @@ func (s *Store) anchorCopy(c *x509.Certificate) *anchor {
 // sentAnchor reports whether the sent certificate c is a copy of an anchor
 // that crypto/x509 can never put in a chain other than the anchor's own:
 // byte-identical DER, and the fields by which crypto/x509 climbs from it
-// (RawIssuer), verifies with it (PublicKey, when the anchor's is ECDSA) and
+// (RawIssuer), verifies with it (PublicKey, when the anchor's is a key
+// keyIDOf names: ECDSA or RSA) and
 // recognises it as already in the chain (RawSubject, found by anchorCopy,
 // RawSubjectPublicKeyInfo, the subject alternative name extension) equal to
 // the anchor's. A struct that differs in those is an ordinary candidate;
@@ -114,7 +115,7 @@ func (s *Store) sentAnchor(c *x509.Certificate) bool {
 	}
 	if a.idOK {
 		// crypto/x509 checks signatures under the copy's own key.
-		if id, ok := keyIDOf(ecdsaKey(c)); !ok || id != a.id {
+		if id, ok := keyIDOf(c.PublicKey); !ok || id != a.id {
 			return false
 		}
 	}

@@ -39,24 +39,27 @@ func checkPath(path []*x509.Certificate, top *anchor, opts *VerifyOptions, now t
 			if c.MaxPathLen >= 0 && i-1 > c.MaxPathLen {
 				return reasonPathLen
 			}
-			if !issuerCurve(ecdsaKey(c)) {
+			fam := issuerFamily(c)
+			if fam == famNone {
 				return reasonIssuerKey
-			}
-			if c.PublicKeyAlgorithm != x509.ECDSA {
-				return reasonIssuerKey // CheckSignatureFrom refuses Unknown
 			}
 			ok := top.idOK
 			if i == last {
 				ids[i] = top.id
 			} else {
-				ids[i], ok = keyIDOf(ecdsaKey(c))
+				ids[i], ok = keyIDOf(c.PublicKey)
 			}
 			if !ok {
 				return reasonIssuerKeyInvalid
 			}
+			// crypto/x509 refuses a signature algorithm of another
+			// family than the issuer's key.
+			if _, sf := signatureAlgorithm(path[i-1].SignatureAlgorithm); sf != fam {
+				return reasonSignatureAlgorithm
+			}
 		}
 		if i < last {
-			if _, ok := signatureHash(c.SignatureAlgorithm); !ok {
+			if _, sf := signatureAlgorithm(c.SignatureAlgorithm); sf == famNone {
 				return reasonSignatureAlgorithm
 			}
 		}
@@ -118,22 +121,54 @@ func policyConstraintFields(c *x509.Certificate) bool {
 	return c.RequireExplicitPolicy > 0 || c.RequireExplicitPolicyZero || c.InhibitPolicyMapping > 0 || c.InhibitPolicyMappingZero
 }
 
+// family is the kind of key a signature algorithm needs, as far as the
+// fast path verifies it.
+type family uint8
+
+const (
+	famNone family = iota
+	famECDSA
+	famRSA
+)
+
+// issuerFamily returns the family of c's public key when the fast path
+// verifies signatures by it: ECDSA on P-256 or P-384, or RSA as
+// rsaKeyHandled admits it, with the PublicKeyAlgorithm of that key type
+// (CheckSignatureFrom refuses UnknownPublicKeyAlgorithm). Else famNone.
+func issuerFamily(c *x509.Certificate) family {
+	switch {
+	case issuerCurve(ecdsaKey(c)) && c.PublicKeyAlgorithm == x509.ECDSA:
+		return famECDSA
+	case rsaKeyHandled(rsaKey(c)) && c.PublicKeyAlgorithm == x509.RSA:
+		return famRSA
+	}
+	return famNone
+}
+
 // issuerCurve reports whether pub is an ECDSA key on a curve the fast path
 // verifies: P-256 or P-384.
 func issuerCurve(pub *ecdsa.PublicKey) bool {
 	return pub != nil && (pub.Curve == elliptic.P256() || pub.Curve == elliptic.P384())
 }
 
-// signatureHash returns the hash of the ECDSA signature algorithms the fast
-// path verifies.
-func signatureHash(alg x509.SignatureAlgorithm) (crypto.Hash, bool) {
+// signatureAlgorithm returns the hash and key family of the signature
+// algorithms the fast path verifies: ECDSA and RSA PKCS #1 v1.5 with
+// SHA-256, SHA-384 or SHA-512. Everything else (RSA-PSS, SHA-1, MD5,
+// Ed25519, ...) is famNone.
+func signatureAlgorithm(alg x509.SignatureAlgorithm) (crypto.Hash, family) {
 	switch alg {
 	case x509.ECDSAWithSHA256:
-		return crypto.SHA256, true
+		return crypto.SHA256, famECDSA
 	case x509.ECDSAWithSHA384:
-		return crypto.SHA384, true
+		return crypto.SHA384, famECDSA
 	case x509.ECDSAWithSHA512:
-		return crypto.SHA512, true
+		return crypto.SHA512, famECDSA
+	case x509.SHA256WithRSA:
+		return crypto.SHA256, famRSA
+	case x509.SHA384WithRSA:
+		return crypto.SHA384, famRSA
+	case x509.SHA512WithRSA:
+		return crypto.SHA512, famRSA
 	}
-	return 0, false
+	return 0, famNone
 }

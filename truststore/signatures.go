@@ -2,6 +2,7 @@ package truststore
 
 import (
 	"crypto"
+	"crypto/ecdsa"
 	"crypto/sha256"
 	"crypto/sha512"
 	"crypto/x509"
@@ -25,22 +26,22 @@ func (s *Store) verifyPath(path []*x509.Certificate, top *anchor, ids *[maxCerts
 	return accepted
 }
 
-// verifyLink checks the signature on child by issuer, whose key is P-256
-// or P-384 and valid with id its keyIDOf, with the issuer's anchor table
-// when it has one, else a hot table, else ordinary verification. Successes
-// are remembered in the link cache; P-256 keys that keep verifying may earn
-// a hot table (see hotCache).
+// verifyLink checks the signature on child by issuer, whose key is one
+// issuerFamily admits, valid, with id its keyIDOf, and of the family of
+// child's signature algorithm (see checkPath): RSA by rsa.VerifyPKCS1v15;
+// ECDSA with the issuer's anchor table when it has one, else a hot table,
+// else ordinary verification. Successes are remembered in the link cache;
+// P-256 keys that keep verifying may earn a hot table (see hotCache).
 func (s *Store) verifyLink(child, issuer *x509.Certificate, id keyID, table keyTable) reason {
-	pub := ecdsaKey(issuer)
 	lk := linkKey{issuer: id, child: sha256.Sum256(child.Raw)}
 	if _, ok := s.links.Get(lk); ok {
 		s.linkHits.Add(1)
 		return accepted
 	}
-	if !strictSignature(child.Signature) {
+	h, fam := signatureAlgorithm(child.SignatureAlgorithm)
+	if fam == famECDSA && !strictSignature(child.Signature) {
 		return reasonSignatureEncoding
 	}
-	h, _ := signatureHash(child.SignatureAlgorithm)
 	var dbuf [64]byte
 	var digest []byte
 	switch h {
@@ -54,30 +55,41 @@ func (s *Store) verifyLink(child, issuer *x509.Certificate, id keyID, table keyT
 		d := sha512.Sum512(child.RawTBSCertificate)
 		digest = append(dbuf[:0], d[:]...)
 	}
-	if table == nil {
-		table = s.byKey[id]
-	}
 	var ok bool
-	switch {
-	case table != nil:
-		ok = table.VerifyASN1(digest, child.Signature)
-	case !isP256(pub):
-		ok = verifyOnce(pub, digest, child.Signature)
-	default:
-		if t := s.hot.lookup(id); t != nil {
-			ok = t.VerifyASN1(digest, child.Signature)
-		} else {
-			ok = verifyOnce(pub, digest, child.Signature)
-			if ok {
-				s.hot.note(id, pub)
-			}
-		}
+	if fam == famRSA {
+		ok = verifyRSA(rsaKey(issuer), h, digest, child.Signature)
+	} else {
+		ok = s.verifyECDSA(ecdsaKey(issuer), id, table, digest, child.Signature)
 	}
 	if !ok {
 		return reasonSignature
 	}
 	s.links.Put(lk, struct{}{})
 	return accepted
+}
+
+// verifyECDSA verifies sig over digest under pub, a valid P-256 or P-384
+// key named id, with table when it is not nil, else the table of an
+// anchor with that key, else a hot table, else ordinary verification, after
+// which the key's use is counted towards a hot table.
+func (s *Store) verifyECDSA(pub *ecdsa.PublicKey, id keyID, table keyTable, digest, sig []byte) bool {
+	if table == nil {
+		table = s.byKey[id]
+	}
+	switch {
+	case table != nil:
+		return table.VerifyASN1(digest, sig)
+	case !tableCurve(pub):
+		return verifyOnce(pub, digest, sig)
+	}
+	if t := s.hot.lookup(id); t != nil {
+		return t.VerifyASN1(digest, sig)
+	}
+	ok := verifyOnce(pub, digest, sig)
+	if ok {
+		s.hot.note(id, pub)
+	}
+	return ok
 }
 
 // strictSignature reports whether sig is a DER ECDSA-Sig-Value
