@@ -14,7 +14,11 @@ import (
 const (
 	Width      = keytab.Width
 	WidthLarge = keytab.WidthLarge
+	Width384   = keytab.Width384
 )
+
+// Points is the number of points in t's table.
+func (t *Table) Points() int { return t.t.Points() }
 
 var (
 	ErrNilKey     = keytab.ErrNilKey
@@ -27,9 +31,18 @@ var (
 // NewLarge is New at width 7, the signer's table.
 func NewLarge(pub *ecdsa.PublicKey) (*Table, error) { return newTable(pub, keytab.WidthLarge) }
 
-// NewFromBytes is New for a SEC 1 encoded point.
+// NewFromBytes is New for a SEC 1 encoded P-256 point.
 func NewFromBytes(sec1 []byte) (*Table, error) {
 	t, err := keytab.FromBytes(sec1, keytab.Width)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidKey, err)
+	}
+	return &Table{t: *t}, nil
+}
+
+// NewFromBytes384 is New for a SEC 1 encoded P-384 point.
+func NewFromBytes384(sec1 []byte) (*Table, error) {
+	t, err := keytab.FromBytes384(sec1)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidKey, err)
 	}

@@ -487,13 +487,24 @@ func TestDigests(t *testing.T) {
 
 func TestConstructorErrors(t *testing.T) {
 	k384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	k521, _ := ecdsa.GenerateKey(elliptic.P521(), rand.Reader)
+	k224, _ := ecdsa.GenerateKey(elliptic.P224(), rand.Reader)
 	k256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	p384 := elliptic.P384().Params().P
 	for _, c := range []struct {
 		pub  *ecdsa.PublicKey
 		want error
 	}{
 		{nil, keytable.ErrNilKey},
-		{&k384.PublicKey, keytable.ErrCurve},
+		{&k521.PublicKey, keytable.ErrCurve},
+		{&k224.PublicKey, keytable.ErrCurve},
+		{&ecdsa.PublicKey{Curve: elliptic.P384(), X: big.NewInt(0), Y: big.NewInt(0)}, keytable.ErrInfinity},
+		{&ecdsa.PublicKey{Curve: elliptic.P384(), X: k384.X, Y: new(big.Int).Add(k384.Y, big.NewInt(1))}, keytable.ErrNotOnCurve},
+		{&ecdsa.PublicKey{Curve: elliptic.P384(), X: k384.X, Y: new(big.Int).Add(k384.Y, p384)}, keytable.ErrNotOnCurve},
+		{&ecdsa.PublicKey{Curve: elliptic.P384(), X: new(big.Int).Neg(k384.X), Y: k384.Y}, keytable.ErrNotOnCurve},
+		{&ecdsa.PublicKey{Curve: elliptic.P384(), X: k384.X, Y: new(big.Int).Lsh(big.NewInt(1), 384)}, keytable.ErrNotOnCurve},
+		{&ecdsa.PublicKey{Curve: elliptic.P384()}, keytable.ErrNotOnCurve},
+		{&ecdsa.PublicKey{Curve: elliptic.P256(), X: k384.X, Y: k384.Y}, keytable.ErrNotOnCurve},
 		{&ecdsa.PublicKey{Curve: elliptic.P256(), X: big.NewInt(0), Y: big.NewInt(0)}, keytable.ErrInfinity},
 		{&ecdsa.PublicKey{Curve: elliptic.P256(), X: k256.X, Y: new(big.Int).Add(k256.Y, big.NewInt(1))}, keytable.ErrNotOnCurve},
 		{&ecdsa.PublicKey{Curve: elliptic.P256(), X: k256.X, Y: new(big.Int).Add(k256.Y, elliptic.P256().Params().P)}, keytable.ErrNotOnCurve},
@@ -504,7 +515,7 @@ func TestConstructorErrors(t *testing.T) {
 		if !errors.Is(err, c.want) || !errors.Is(err, keytable.ErrInvalidKey) {
 			t.Errorf("New: got %v, want %v wrapped in ErrInvalidKey", err, c.want)
 		}
-		if want := "keytable: invalid P-256 public key: " + c.want.Error(); err == nil || err.Error() != want {
+		if want := "keytable: invalid public key: " + c.want.Error(); err == nil || err.Error() != want {
 			t.Errorf("New: message %q, want %q", err, want)
 		}
 		if _, err := keytable.NewLarge(c.pub); !errors.Is(err, c.want) {
@@ -530,6 +541,30 @@ func TestConstructorErrors(t *testing.T) {
 	tab, err := keytable.NewFromBytes(comp)
 	if err != nil || !tab.PublicKey().Equal(&k256.PublicKey) {
 		t.Errorf("compressed key: %v", err)
+	}
+
+	enc384, _ := k384.PublicKey.Bytes()
+	for _, c := range []struct {
+		b    []byte
+		want error
+	}{
+		{nil, keytable.ErrEncoding}, {[]byte{0}, keytable.ErrInfinity}, {enc384[:96], keytable.ErrEncoding},
+		{enc, keytable.ErrEncoding}, // a P-256 encoding
+		{append([]byte{5}, enc384[1:]...), keytable.ErrEncoding},
+		{append(bytes.Clone(enc384[:96]), enc384[96]^1), keytable.ErrNotOnCurve},
+	} {
+		if _, err := keytable.NewFromBytes384(c.b); !errors.Is(err, c.want) {
+			t.Errorf("NewFromBytes384(%x): got %v, want %v", c.b, err, c.want)
+		}
+	}
+	comp384 := elliptic.MarshalCompressed(elliptic.P384(), k384.X, k384.Y)
+	tab, err = keytable.NewFromBytes384(comp384)
+	if err != nil || !tab.PublicKey().Equal(&k384.PublicKey) {
+		t.Errorf("compressed P-384 key: %v", err)
+	}
+	tab, err = keytable.New(&k384.PublicKey)
+	if err != nil || !tab.PublicKey().Equal(&k384.PublicKey) || tab.Points() != 160 {
+		t.Errorf("P-384 key: %v", err)
 	}
 }
 

@@ -2,49 +2,45 @@ package verify
 
 import (
 	"crypto/ecdsa"
-	"crypto/elliptic"
-	"math/big"
 
-	"github.com/cloudflare/circl/ecc/p384"
+	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
+	p384verify "github.com/p256tls/p256tls/internal/p384/ecdsaverify"
+	p384point "github.com/p256tls/p256tls/internal/p384/point"
+	p384scalar "github.com/p256tls/p256tls/internal/p384/scalar"
 )
 
-var (
-	curve384  = p384.P384()
-	params384 = elliptic.P384().Params()
-)
-
-// verifyP384 checks (r, s) with circl's P-384 CombinedMult after the range
-// checks and point validation that crypto/ecdsa applies.
+// verifyP384 checks (r, s) under a P-384 key with crypto/ecdsa's rules: r
+// and s in [1, n−1], coordinates in [0, p), the point on the curve; then one
+// joint wNAF chain (internal/p384/ecdsaverify) and the final check.
 func verifyP384(pub *ecdsa.PublicKey, digest, rb, sb []byte) bool {
-	n := params384.N
-	r := new(big.Int).SetBytes(rb)
-	s := new(big.Int).SetBytes(sb)
-	if r.Sign() <= 0 || s.Sign() <= 0 || r.Cmp(n) >= 0 || s.Cmp(n) >= 0 {
+	var rs, ss p384scalar.Scalar
+	if !ecdsasig.ScalarFromBytes384(&rs, rb) || !ecdsasig.ScalarFromBytes384(&ss, sb) {
 		return false
 	}
-	//lint:ignore SA1019 the coordinates are only read.
+	var q p384point.Affine
+	if !p384Point(&q, pub) {
+		return false
+	}
+	return p384verify.VerifyPoint(&q, digest, &rs, &ss)
+}
+
+// p384Point reads pub's coordinates without allocating, refusing values
+// outside [0, p) and points off the curve (the point at infinity, (0, 0), is
+// not on it).
+func p384Point(q *p384point.Affine, pub *ecdsa.PublicKey) bool {
+	//lint:ignore SA1019 the coordinates are only read: Bytes would allocate.
 	x, y := pub.X, pub.Y
-	if x == nil || y == nil || x.Sign() < 0 || y.Sign() < 0 ||
-		x.Cmp(params384.P) >= 0 || y.Cmp(params384.P) >= 0 || !curve384.IsOnCurve(x, y) {
+	if x == nil || y == nil || x.Sign() < 0 || y.Sign() < 0 || x.BitLen() > 384 || y.BitLen() > 384 {
 		return false
 	}
-	// bits2int: the leftmost 384 bits of the digest, then mod n.
-	const size = 48
-	if len(digest) > size {
-		digest = digest[:size]
-	}
-	e := new(big.Int).SetBytes(digest)
-	e.Mod(e, n)
-	w := new(big.Int).ModInverse(s, n)
-	u1 := e.Mul(e, w)
-	u1.Mod(u1, n)
-	u2 := w.Mul(r, w)
-	u2.Mod(u2, n)
-	var b1, b2 [size]byte
-	px, py := curve384.CombinedMult(x, y, u1.FillBytes(b1[:]), u2.FillBytes(b2[:]))
-	if curve384.IsAtInfinity(px, py) {
+	var b [48]byte
+	x.FillBytes(b[:])
+	if _, err := q.X.SetBytes(b[:]); err != nil {
 		return false
 	}
-	px.Mod(px, n)
-	return px.Cmp(r) == 0
+	y.FillBytes(b[:])
+	if _, err := q.Y.SetBytes(b[:]); err != nil {
+		return false
+	}
+	return q.IsOnCurve() == 1
 }

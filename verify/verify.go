@@ -4,8 +4,10 @@
 //   - P-256: one joint (Straus–Shamir) wNAF chain for u1·G + u2·Q, G's odd
 //     multiples from a static table, Q's (width 5) built per call, and an
 //     inversion-free final check. No allocations.
-//   - P-384: github.com/cloudflare/circl's ecc/p384 CombinedMult, with the
-//     range checks of crypto/ecdsa (r, s in [1, n−1], a valid point).
+//   - P-384: the same chain over P-384 (internal/p384/ecdsaverify, generated
+//     from the template of the P-256 chains), Q's odd multiples at width 6,
+//     G's from a static table, after crypto/ecdsa's range checks (r, s in
+//     [1, n−1], a valid point). No allocations.
 //   - Any other curve (P-224, P-521, …): crypto/ecdsa.
 //
 // So a caller may hand any ECDSA key from a certificate to VerifyASN1.

@@ -14,7 +14,8 @@ import (
 	"github.com/p256tls/p256tls/verify"
 )
 
-// TestWycheproof runs the P-384 vectors (circl path), the P-256 vectors
+// TestWycheproof runs the P-384 vectors (internal/p384/ecdsaverify; keytable's
+// TestWycheproofP384 runs them through both paths), the P-256 vectors
 // (ordinary path; keytable's test runs them through both paths) and the
 // P-521 ones (crypto/ecdsa path), DER and P1363.
 func TestWycheproof(t *testing.T) {
@@ -26,6 +27,8 @@ func TestWycheproof(t *testing.T) {
 		{"ecdsa_secp384r1_sha256_test.json", 48},
 		{"ecdsa_secp384r1_sha384_p1363_test.json", 48}, {"ecdsa_secp384r1_sha512_p1363_test.json", 48},
 		{"ecdsa_secp384r1_webcrypto_test.json", 48},
+		{"ecdsa_secp384r1_sha3_384_test.json", 48}, {"ecdsa_secp384r1_sha3_512_test.json", 48},
+		{"ecdsa_secp384r1_shake256_test.json", 48}, {"ecdsa_secp384r1_shake256_p1363_test.json", 48},
 		{"ecdsa_secp256r1_sha256_test.json", 32}, {"ecdsa_secp256r1_sha256_p1363_test.json", 32},
 		{"ecdsa_secp521r1_sha512_p1363_test.json", 66},
 	}
@@ -36,7 +39,7 @@ func TestWycheproof(t *testing.T) {
 				t.Fatalf("%s: key %x refused by crypto/ecdsa", f.name, g.SEC1)
 			}
 			for _, v := range g.Tests {
-				digest := ecdsatest.Digest(g.Hash, v.Msg)
+				digest := g.Digest(v.Msg)
 				// crypto/ecdsa is asked only for "acceptable" vectors (its answer
 				// is then the one wanted): keytable's test cross-checks it on
 				// P-256, and on P-384 and P-521 it is slow under -race.
@@ -75,7 +78,7 @@ func agree(t testing.TB, pub *ecdsa.PublicKey, digest, sig []byte) bool {
 	return std
 }
 
-// TestDifferentialCurves compares with crypto/ecdsa on P-384 (circl), P-256,
+// TestDifferentialCurves compares with crypto/ecdsa on P-384, P-256,
 // P-224 and P-521: valid signatures over several digest lengths, each
 // single-bit flip of one signature per key, and corrupted digests.
 func TestDifferentialCurves(t *testing.T) {

@@ -60,8 +60,8 @@ func buildShape(q *point.Affine, w uint, runs, runLen int) []point.Affine {
 func splitSumShape(acc *point.Jacobian, u1, u2 *[4]uint64, g, q []point.Affine, s shape) {
 	gper, qper := 1<<(s.gw-2), 1<<(s.qw-2)
 	var gd, qd [wnaf.Len]int8
-	wnaf.Recode(&gd, u1, s.gw)
-	wnaf.Recode(&qd, u2, s.qw)
+	wnaf.Recode(gd[:], u1[:], s.gw)
+	wnaf.Recode(qd[:], u2[:], s.qw)
 	acc.SetInfinity()
 	for t := s.runLen - 1; t >= 0; t-- {
 		if acc.Z.IsZero() == 0 {

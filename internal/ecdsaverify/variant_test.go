@@ -21,8 +21,8 @@ import (
 // chains; rerun BenchmarkJoint when the field or the formulas change.
 func jointSumAffine(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine, qw uint) {
 	var gd, qd [wnaf.Len]int8
-	wnaf.Recode(&gd, u1, gtable.Width)
-	top := wnaf.Recode(&qd, u2, qw)
+	wnaf.Recode(gd[:], u1[:], gtable.Width)
+	top := wnaf.Recode(qd[:], u2[:], qw)
 	var qj [16]point.Jacobian
 	var qa [16]point.Affine
 	var scratch [16]field.Element

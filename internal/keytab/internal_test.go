@@ -12,6 +12,8 @@ import (
 	"github.com/p256tls/p256tls/internal/ecdsaverify"
 	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
 	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
+	p384verify "github.com/p256tls/p256tls/internal/p384/ecdsaverify"
+	p384point "github.com/p256tls/p256tls/internal/p384/point"
 	"github.com/p256tls/p256tls/internal/point"
 	"github.com/p256tls/p256tls/internal/scalar"
 )
@@ -33,6 +35,24 @@ func TestSize(t *testing.T) {
 		}
 		if s := unsafe.Sizeof(*tab) + uintptr(cap(tab.tab))*unsafe.Sizeof(point.Affine{}); s > c.limit {
 			t.Fatalf("a width-%d Table takes %d bytes, more than %d", c.w, s, c.limit)
+		}
+	}
+}
+
+// TestSizeP384 checks the memory of a P-384 table: at most 16 KiB, header
+// and both curves' fields included.
+func TestSizeP384(t *testing.T) {
+	k, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	for _, w := range []uint{Width, WidthLarge} { // a P-384 key gets Width384 whatever w is
+		tab, err := New(&k.PublicKey, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tab.w != Width384 || tab.tab != nil || len(tab.tab384) != p384verify.Runs<<(Width384-2) || !tab.IsP384() {
+			t.Fatalf("width %d, %d entries", tab.w, len(tab.tab384))
+		}
+		if s := unsafe.Sizeof(*tab) + uintptr(cap(tab.tab384))*unsafe.Sizeof(p384point.Affine{}); s > 16384 {
+			t.Fatalf("a P-384 Table takes %d bytes, more than 16 KiB", s)
 		}
 	}
 }

@@ -1,9 +1,15 @@
 // Package keytab is the per-key verification table behind package keytable
-// and package sign: a P-256 key's point Q and sixteen runs of odd multiples
-// of 2^(17j)·Q, at width 5 (128 points, 8 KiB: keytable.New, trust anchors)
-// or width 7 (512 points, 32 KiB: the key a Signer checks every signature
-// against). See package keytable for the algorithm and docs/verification.md
-// for the measurements.
+// and package sign. The table follows the key's curve:
+//
+//   - P-256: the key's point Q and sixteen runs of odd multiples of
+//     2^(17j)·Q, at width 5 (128 points, 8 KiB: keytable.New, trust
+//     anchors) or width 7 (512 points, 32 KiB: the key a Signer checks every
+//     signature against), verified by internal/ecdsaverify;
+//   - P-384: Q and twenty runs of odd multiples of 2^(20j)·Q at width 5
+//     (160 points, 15 KiB), verified by internal/p384/ecdsaverify.
+//
+// See package keytable for the algorithm and docs/verification.md for the
+// measurements.
 //
 // The zero Table verifies nothing. A Table is immutable once built and safe
 // for concurrent use. Verification is variable time; it handles only public
@@ -18,16 +24,21 @@ import (
 
 	"github.com/p256tls/p256tls/internal/ecdsaverify"
 	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
+	p384verify "github.com/p256tls/p256tls/internal/p384/ecdsaverify"
+	p384point "github.com/p256tls/p256tls/internal/p384/point"
+	p384scalar "github.com/p256tls/p256tls/internal/p384/scalar"
 	"github.com/p256tls/p256tls/internal/point"
 	"github.com/p256tls/p256tls/internal/scalar"
 )
 
-// Width is the wNAF width of keytable.New's runs (2^(Width−2) odd multiples
-// each, 128 points with 16 runs); WidthLarge that of the signer's tables
-// (512 points).
+// Width is the wNAF width of keytable.New's P-256 runs (2^(Width−2) odd
+// multiples each, 128 points with 16 runs); WidthLarge that of the signer's
+// tables (512 points). Width384 is the width of every P-384 table's runs
+// (160 points with internal/p384/gtable's 20 runs).
 const (
 	Width      = 5
 	WidthLarge = 7
+	Width384   = 5
 )
 
 const runs = ecdsaverify.Runs
@@ -36,27 +47,40 @@ const runs = ecdsaverify.Runs
 // ErrInvalidKey.
 var (
 	ErrNilKey     = errors.New("nil public key")
-	ErrCurve      = errors.New("the key is not on P-256 (only P-256 keys get a table)")
+	ErrCurve      = errors.New("the key is on neither P-256 nor P-384 (only those keys get a table)")
 	ErrInfinity   = errors.New("the public key is the point at infinity")
-	ErrNotOnCurve = errors.New("the public key's point is not on the P-256 curve")
-	ErrEncoding   = errors.New("invalid SEC 1 encoding of a P-256 point")
+	ErrNotOnCurve = errors.New("the public key's point is not on its curve")
+	ErrEncoding   = errors.New("invalid SEC 1 encoding of a P-256 or P-384 point")
 )
 
-// Table is the verification table of one P-256 public key.
+// Table is the verification table of one P-256 or P-384 public key: the
+// fields of its curve are set, the others zero.
 type Table struct {
+	w uint // Width or WidthLarge (P-256), Width384 (P-384); 0 for the zero Table
+
 	q   point.Affine
-	w   uint           // Width or WidthLarge; 0 for the zero Table
-	tab []point.Affine // runs · 2^(w−2) points
+	tab []point.Affine // P-256: runs · 2^(w−2) points
+
+	q384   p384point.Affine
+	tab384 []p384point.Affine // P-384: p384verify.Runs · 2^(Width384−2) points
 }
 
-// New builds the table of pub at width w (Width or WidthLarge). It refuses
-// a nil key, keys on other curves, the point at infinity and points that
-// are not on the curve, with one of the errors above.
+// New builds the table of pub: for a P-256 key at width w (Width or
+// WidthLarge), for a P-384 key at Width384 whatever w is. It refuses a nil
+// key, keys on other curves, the point at infinity and points that are not
+// on the curve (coordinates outside [0, p) included), with one of the errors
+// above; pub is only read.
 func New(pub *ecdsa.PublicKey, w uint) (*Table, error) {
 	if pub == nil {
 		return nil, ErrNilKey
 	}
-	if pub.Curve != elliptic.P256() {
+	size := 0
+	switch pub.Curve {
+	case elliptic.P256():
+		size = 32
+	case elliptic.P384():
+		size = 48
+	default:
 		return nil, ErrCurve
 	}
 	//lint:ignore SA1019 the coordinates are read, not modified, to avoid an allocation-heavy round trip through Bytes.
@@ -67,17 +91,21 @@ func New(pub *ecdsa.PublicKey, w uint) (*Table, error) {
 	if x.Sign() == 0 && y.Sign() == 0 {
 		return nil, ErrInfinity
 	}
-	var enc [65]byte
-	if !fill(enc[1:33], x) || !fill(enc[33:], y) {
+	var enc [97]byte
+	if !fill(enc[1:1+size], x) || !fill(enc[1+size:1+2*size], y) {
 		return nil, ErrNotOnCurve
 	}
 	enc[0] = 4
-	return FromBytes(enc[:], w)
+	if size == 48 {
+		return FromBytes384(enc[:])
+	}
+	return FromBytes(enc[:65], w)
 }
 
-// fill writes the 32-byte big-endian encoding of a non-negative x < 2^256.
+// fill writes the len(b)-byte big-endian encoding of a non-negative x below
+// 2^(8·len(b)).
 func fill(b []byte, x *big.Int) bool {
-	if x.Sign() < 0 || x.BitLen() > 256 {
+	if x.Sign() < 0 || x.BitLen() > 8*len(b) {
 		return false
 	}
 	x.FillBytes(b)
@@ -104,20 +132,51 @@ func FromBytes(sec1 []byte, w uint) (*Table, error) {
 	return t, nil
 }
 
+// FromBytes384 builds the table (at Width384) of the P-384 point encoded in
+// SEC 1 form, uncompressed (97 bytes) or compressed (49 bytes). It refuses
+// the point at infinity, coordinates ≥ p and points that are not on the
+// curve.
+func FromBytes384(sec1 []byte) (*Table, error) {
+	var q p384point.Affine
+	if _, err := q.SetBytes(sec1); err != nil {
+		switch err {
+		case p384point.ErrInfinity:
+			return nil, ErrInfinity
+		case p384point.ErrNotOnCurve, p384point.ErrCoordinate:
+			return nil, ErrNotOnCurve
+		default:
+			return nil, ErrEncoding
+		}
+	}
+	t := &Table{q384: q, w: Width384, tab384: make([]p384point.Affine, p384verify.Runs<<(Width384-2))}
+	p384point.BuildRuns(t.tab384, &q, Width384, p384verify.Runs, p384verify.RunLen)
+	return t, nil
+}
+
 // IsZero reports whether t is the zero Table.
 func (t *Table) IsZero() bool { return t.w == 0 }
 
+// IsP384 reports whether t is the table of a P-384 key.
+func (t *Table) IsP384() bool { return t.tab384 != nil }
+
 // Points returns the number of points t holds.
-func (t *Table) Points() int { return len(t.tab) }
+func (t *Table) Points() int { return len(t.tab) + len(t.tab384) }
 
 // PublicKey returns the table's key as a new *ecdsa.PublicKey, or nil for
 // the zero Table.
 func (t *Table) PublicKey() *ecdsa.PublicKey {
-	if t.w == 0 {
+	var pub *ecdsa.PublicKey
+	var err error
+	switch {
+	case t.w == 0:
 		return nil
+	case t.tab384 != nil:
+		enc := t.q384.BytesUncompressed()
+		pub, err = ecdsa.ParseUncompressedPublicKey(elliptic.P384(), enc[:])
+	default:
+		enc := t.q.BytesUncompressed()
+		pub, err = ecdsa.ParseUncompressedPublicKey(elliptic.P256(), enc[:])
 	}
-	enc := t.q.BytesUncompressed()
-	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), enc[:])
 	if err != nil {
 		// Unreachable: q passed SetBytes's checks when the table was built.
 		return nil
@@ -140,6 +199,13 @@ func (t *Table) VerifyASN1(digest, sig []byte) bool {
 // (leading zeros allowed), is a valid signature of digest under the table's
 // key; r and s must be in [1, n−1]. The zero Table refuses everything.
 func (t *Table) Verify(digest, r, s []byte) bool {
+	if t.tab384 != nil {
+		var rs, ss p384scalar.Scalar
+		if !ecdsasig.ScalarFromBytes384(&rs, r) || !ecdsasig.ScalarFromBytes384(&ss, s) {
+			return false
+		}
+		return p384verify.VerifySplit(t.tab384, Width384, digest, &rs, &ss)
+	}
 	var rs, ss scalar.Scalar
 	if t.w == 0 || !ecdsasig.ScalarFromBytes(&rs, r) || !ecdsasig.ScalarFromBytes(&ss, s) {
 		return false
@@ -151,10 +217,11 @@ func (t *Table) Verify(digest, r, s []byte) bool {
 // (all three 32 bytes big-endian), as a signer checking its own signature
 // does: sInv is accepted only if sInv·s ≡ 1 (mod n), and the verification
 // then skips its own inversion of s. It reports exactly what Verify
-// reports, except that a wrong sInv gives false.
+// reports, except that a wrong sInv gives false. P-256 only: a P-384 table
+// (and the zero Table) refuses everything.
 func (t *Table) VerifyInverse(digest []byte, r, s, sInv *[32]byte) bool {
 	var rs, ss, ws scalar.Scalar
-	if t.w == 0 || !ecdsasig.Scalar32(&rs, r) || !ecdsasig.Scalar32(&ss, s) || !ecdsasig.Scalar32(&ws, sInv) {
+	if t.w == 0 || t.tab384 != nil || !ecdsasig.Scalar32(&rs, r) || !ecdsasig.Scalar32(&ss, s) || !ecdsasig.Scalar32(&ws, sInv) {
 		return false
 	}
 	return ecdsaverify.VerifySplitInverse(t.tab, t.w, digest, &rs, &ss, &ws)

@@ -4,33 +4,10 @@ package point
 
 import "testing"
 
-var (
-	ptBenchJ Jacobian
-	ptBenchP Projective
-)
+// BenchmarkPointDouble and BenchmarkPointAddMixed (the in-place Jacobian
+// formulas) are in the generated grouplaw_test.go.
 
-func BenchmarkPointDouble(b *testing.B) {
-	g := Generator()
-	var p Jacobian
-	p.SetAffine(&g)
-	for b.Loop() {
-		p.Double()
-	}
-	ptBenchJ = p
-}
-
-// BenchmarkPointDouble and BenchmarkPointAddMixed are the in-place
-// Jacobian formulas of verification (through the fused kernels where the
-// CPU has them).
-func BenchmarkPointAddMixed(b *testing.B) {
-	g := Generator()
-	var p Jacobian
-	p.SetAffine(&g).Double()
-	for b.Loop() {
-		p.AddMixedVartime(&g, false)
-	}
-	ptBenchJ = p
-}
+var ptBenchP Projective
 
 func BenchmarkPointAddComplete(b *testing.B) {
 	g := Generator()

@@ -11,6 +11,12 @@
 //     tables of a key) and BatchToAffineVartime;
 //   - SEC 1 encoding and decoding.
 //
+// The curve-generic files (affine.go, jacobian.go, runs.go, sec1.go and the
+// test file grouplaw_test.go) are written by internal/point/internal/genpoint
+// from the templates it shares with internal/p384/point; the fused kernels
+// and their dispatch (kernels_*.go), the complete projective formulas, CondNeg
+// and AffineX are P-256's own and written here by hand.
+//
 // Methods of Affine and Projective store their result in the receiver and
 // return it; the receiver may alias any argument. The Jacobian formulas work
 // in place on the receiver and return nothing. Functions and methods whose
@@ -20,40 +26,10 @@ package point
 
 import "github.com/p256tls/p256tls/internal/field"
 
-// Affine is a point (x, y) in affine coordinates, coordinates in Montgomery
-// form. It never represents the point at infinity.
-type Affine struct {
-	X, Y field.Element
-}
-
-// Jacobian is a point (X/Z², Y/Z³). Z = 0 represents the point at infinity.
-type Jacobian struct {
-	X, Y, Z field.Element
-}
-
 // Projective is a point (X/Z, Y/Z) in homogeneous projective coordinates,
 // the coordinates of the complete formulas. The point at infinity is (0:1:0).
 type Projective struct {
 	X, Y, Z field.Element
-}
-
-// curveB is the curve constant in Montgomery form.
-var curveB = field.Element{0xd89cdf6229c4bddf, 0xacf005cd78843090, 0xe5a220abf7212ed6, 0xdc30061d04874834}
-
-// generator is the base point G.
-var generator = Affine{
-	X: field.Element{0x79e730d418a9143c, 0x75ba95fc5fedb601, 0x79fb732b77622510, 0x18905f76a53755c6},
-	Y: field.Element{0xddf25357ce95560a, 0x8b4ab8e4ba19e45c, 0xd2e88688dd21f325, 0x8571ff1825885d85},
-}
-
-// Generator returns the base point G.
-func Generator() Affine { return generator }
-
-// Neg sets a = -q and returns a.
-func (a *Affine) Neg(q *Affine) *Affine {
-	a.X = q.X
-	a.Y.Neg(&q.Y)
-	return a
 }
 
 // CondNeg sets a = -a if cond == 1 and leaves it if cond == 0, in constant
@@ -65,14 +41,4 @@ func (a *Affine) CondNeg(cond int) *Affine {
 	n.Neg(&a.Y)
 	a.Y.Select(&n, &a.Y, cond)
 	return a
-}
-
-// IsOnCurve returns 1 if y² = x³ − 3x + b, and 0 otherwise.
-func (a *Affine) IsOnCurve() int {
-	var rhs, t, lhs field.Element
-	rhs.Square(&a.X).Mul(&rhs, &a.X)
-	t.Double(&a.X).Add(&t, &a.X)
-	rhs.Sub(&rhs, &t).Add(&rhs, &curveB)
-	lhs.Square(&a.Y)
-	return lhs.Equal(&rhs)
 }

@@ -6,26 +6,30 @@ import (
 	"testing"
 )
 
-func limbs(x *big.Int) [4]uint64 {
-	var k [4]uint64
-	b := x.FillBytes(make([]byte, 32))
-	for i := 0; i < 4; i++ {
-		for j := 0; j < 8; j++ {
-			k[i] = k[i]<<8 | uint64(b[31-8*i-(7-j)])
-		}
+// sizes are the scalar sizes the package serves, in limbs, with the length
+// of the dense output each uses.
+var sizes = []struct{ limbs, len int }{{4, Len}, {6, Len384}}
+
+func limbs(x *big.Int, n int) []uint64 {
+	k := make([]uint64, n)
+	for i := range k {
+		k[i] = new(big.Int).Rsh(x, uint(64*i)).Uint64()
 	}
 	return k
 }
 
-func check(t *testing.T, x *big.Int, w uint) {
+func check(t *testing.T, x *big.Int, n, outLen int, w uint) {
 	t.Helper()
-	k := limbs(x)
-	var d [Len]int8
-	top := Recode(&d, &k, w)
+	k := limbs(x, n)
+	d := make([]int8, outLen)
+	for i := range d {
+		d[i] = 99 // Recode must clear all of out
+	}
+	top := Recode(d, k, w)
 	sum := new(big.Int)
 	last := -1000
 	wantTop := -1
-	for i := Len - 1; i >= 0; i-- {
+	for i := outLen - 1; i >= 0; i-- {
 		sum.Lsh(sum, 1)
 		sum.Add(sum, big.NewInt(int64(d[i])))
 		if d[i] != 0 {
@@ -33,58 +37,86 @@ func check(t *testing.T, x *big.Int, w uint) {
 				wantTop = i
 			}
 			if dd := int(d[i]); dd%2 == 0 || dd >= 1<<(w-1) || dd <= -(1<<(w-1)) {
-				t.Fatalf("w=%d x=%x: bad digit %d at %d", w, x, d[i], i)
+				t.Fatalf("%d limbs w=%d x=%x: bad digit %d at %d", n, w, x, d[i], i)
 			}
 			if last-i < int(w) && last >= 0 {
-				t.Fatalf("w=%d x=%x: digits at %d and %d too close", w, x, last, i)
+				t.Fatalf("%d limbs w=%d x=%x: digits at %d and %d too close", n, w, x, last, i)
 			}
 			last = i
 		}
 	}
 	if sum.Cmp(x) != 0 {
-		t.Fatalf("w=%d x=%x: digits sum to %x", w, x, sum)
+		t.Fatalf("%d limbs w=%d x=%x: digits sum to %x", n, w, x, sum)
 	}
 	if top != wantTop {
-		t.Fatalf("w=%d x=%x: top %d, want %d", w, x, top, wantTop)
+		t.Fatalf("%d limbs w=%d x=%x: top %d, want %d", n, w, x, top, wantTop)
 	}
-	if wantTop > 256 {
-		t.Fatalf("digit past 256")
+	if wantTop > 64*n {
+		t.Fatalf("digit past %d", 64*n)
 	}
 }
 
 func TestRecode(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	max := new(big.Int).Lsh(big.NewInt(1), 256)
-	special := []*big.Int{big.NewInt(0), big.NewInt(1), big.NewInt(2), big.NewInt(63), big.NewInt(64),
-		new(big.Int).Sub(max, big.NewInt(1)), new(big.Int).Rsh(max, 1), new(big.Int).Sub(new(big.Int).Rsh(max, 1), big.NewInt(1))}
-	for w := uint(2); w <= 8; w++ {
-		for _, x := range special {
-			check(t, x, w)
+	for _, sz := range sizes {
+		bitsN := uint(64 * sz.limbs)
+		max := new(big.Int).Lsh(big.NewInt(1), bitsN)
+		special := []*big.Int{big.NewInt(0), big.NewInt(1), big.NewInt(2), big.NewInt(63), big.NewInt(64),
+			new(big.Int).Sub(max, big.NewInt(1)), new(big.Int).Rsh(max, 1), new(big.Int).Sub(new(big.Int).Rsh(max, 1), big.NewInt(1))}
+		// Ones across every limb boundary, which carry through them.
+		for b := uint(64); b < bitsN; b += 64 {
+			special = append(special, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), b), big.NewInt(1)),
+				new(big.Int).Lsh(big.NewInt(127), b-3))
 		}
-		for i := 0; i < 2000; i++ {
-			var b [32]byte
-			for j := range b {
-				b[j] = byte(r.Uint32())
+		for w := uint(2); w <= 8; w++ {
+			for _, x := range special {
+				check(t, x, sz.limbs, sz.len, w)
 			}
-			// Mix in runs of ones and zeros, which stress the carries.
-			if i%3 == 0 {
+			for i := 0; i < 2000; i++ {
+				b := make([]byte, 8*sz.limbs)
 				for j := range b {
-					if r.IntN(2) == 0 {
-						b[j] = 0xff
-					} else if r.IntN(2) == 0 {
-						b[j] = 0
+					b[j] = byte(r.Uint32())
+				}
+				// Mix in runs of ones and zeros, which stress the carries.
+				if i%3 == 0 {
+					for j := range b {
+						if r.IntN(2) == 0 {
+							b[j] = 0xff
+						} else if r.IntN(2) == 0 {
+							b[j] = 0
+						}
 					}
 				}
+				check(t, new(big.Int).SetBytes(b), sz.limbs, sz.len, w)
 			}
-			check(t, new(big.Int).SetBytes(b[:]), w)
 		}
 	}
+}
+
+// TestRecodeShortOutput checks that an output too short for the scalar's
+// NAF is a panic, not a silent truncation.
+func TestRecodeShortOutput(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic")
+		}
+	}()
+	var d [Len]int8
+	var k [6]uint64
+	Recode(d[:], k[:], 5)
 }
 
 func TestRecodeAllocs(t *testing.T) {
 	k := [4]uint64{^uint64(0), 1, 2, ^uint64(0)}
 	var d [Len]int8
-	if a := testing.AllocsPerRun(100, func() { Recode(&d, &k, 7) }); a != 0 {
+	k6 := [6]uint64{^uint64(0), 1, 2, ^uint64(0), 5, ^uint64(0)}
+	var d6 [Len384]int8
+	var s Sparse
+	if a := testing.AllocsPerRun(100, func() {
+		Recode(d[:], k[:], 7)
+		Recode(d6[:], k6[:], 5)
+		RecodeSparse(&s, k6[:], 8)
+	}); a != 0 {
 		t.Fatalf("%v allocations", a)
 	}
 }
@@ -93,7 +125,7 @@ func BenchmarkRecode(b *testing.B) {
 	k := [4]uint64{0x0123456789abcdef, 0xfedcba9876543210, 0x5555aaaa5555aaaa, 0xf0f0f0f00f0f0f0f}
 	var d [Len]int8
 	for b.Loop() {
-		Recode(&d, &k, 7)
+		Recode(d[:], k[:], 7)
 	}
 }
 
@@ -102,44 +134,60 @@ func BenchmarkRecode(b *testing.B) {
 // bits, whose digits sit at every other position) fit in MaxDigits.
 func TestRecodeSparse(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	alt := [4]uint64{0x5555555555555555, 0x5555555555555555, 0x5555555555555555, 0x5555555555555555}
-	alt2 := [4]uint64{0xaaaaaaaaaaaaaaab, 0xaaaaaaaaaaaaaaaa, 0xaaaaaaaaaaaaaaaa, 0xaaaaaaaaaaaaaaaa}
-	for w := uint(2); w <= 8; w++ {
-		for i := 0; i < 3000; i++ {
-			k := [4]uint64{r.Uint64(), r.Uint64(), r.Uint64(), r.Uint64()}
-			switch i {
-			case 0:
-				k = alt
-			case 1:
-				k = alt2
-			case 2:
-				k = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
-			case 3:
-				k = [4]uint64{}
-			}
-			var s Sparse
-			var d [Len]int8
-			RecodeSparse(&s, &k, w)
-			Recode(&d, &k, w)
-			j := 0
-			for pos, v := range d {
-				if v == 0 {
-					continue
+	for _, sz := range sizes {
+		alt := make([]uint64, sz.limbs)
+		alt2 := make([]uint64, sz.limbs)
+		ones := make([]uint64, sz.limbs)
+		for i := range alt {
+			alt[i], alt2[i], ones[i] = 0x5555555555555555, 0xaaaaaaaaaaaaaaaa, ^uint64(0)
+		}
+		alt2[0]++
+		for w := uint(2); w <= 8; w++ {
+			for i := 0; i < 3000; i++ {
+				k := make([]uint64, sz.limbs)
+				for j := range k {
+					k[j] = r.Uint64()
 				}
-				if j >= s.N || int(s.D[j].Pos) != pos || s.D[j].Val != v {
-					t.Fatalf("w=%d k=%x: sparse digit %d disagrees with the dense digit %d at %d", w, k, j, v, pos)
+				switch i {
+				case 0:
+					k = alt
+				case 1:
+					k = alt2
+				case 2:
+					k = ones
+				case 3:
+					clear(k)
 				}
-				j++
-			}
-			if j != s.N {
-				t.Fatalf("w=%d k=%x: %d sparse digits, %d dense", w, k, s.N, j)
+				var s Sparse
+				d := make([]int8, sz.len)
+				RecodeSparse(&s, k, w)
+				Recode(d, k, w)
+				j := 0
+				for pos, v := range d {
+					if v == 0 {
+						continue
+					}
+					if j >= s.N || int(s.D[j].Pos) != pos || s.D[j].Val != v {
+						t.Fatalf("w=%d k=%x: sparse digit %d disagrees with the dense digit %d at %d", w, k, j, v, pos)
+					}
+					j++
+				}
+				if j != s.N {
+					t.Fatalf("w=%d k=%x: %d sparse digits, %d dense", w, k, s.N, j)
+				}
 			}
 		}
-	}
-	var s Sparse
-	RecodeSparse(&s, &alt, 2)
-	if s.N != 128 {
-		t.Fatalf("alternating bits at width 2: %d digits, want 128", s.N)
+		var s Sparse
+		RecodeSparse(&s, alt, 2)
+		if s.N != 32*sz.limbs {
+			t.Fatalf("%d limbs, alternating bits at width 2: %d digits, want %d", sz.limbs, s.N, 32*sz.limbs)
+		}
+		// 2^(64·limbs) − 1 at width 2 is 2^(64·limbs) − 1: the top digit
+		// sits one past the last bit.
+		RecodeSparse(&s, ones, 2)
+		if s.N != 2 || int(s.D[1].Pos) != 64*sz.limbs {
+			t.Fatalf("%d limbs, all ones: digits %v", sz.limbs, s.D[:s.N])
+		}
 	}
 }
 
@@ -152,7 +200,7 @@ func BenchmarkRecodeSparse(b *testing.B) {
 	var s Sparse
 	i := 0
 	for b.Loop() {
-		RecodeSparse(&s, &ks[i&63], 5)
+		RecodeSparse(&s, ks[i&63][:], 5)
 		i++
 	}
 }

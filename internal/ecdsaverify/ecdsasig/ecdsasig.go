@@ -1,7 +1,7 @@
 // Package ecdsasig is the one home of the rules an ECDSA signature must
 // meet before any arithmetic: its ASN.1 DER form (ParseDER, the rules of
-// crypto/ecdsa, for any curve) and, for P-256, the range [1, n−1] of r and s
-// (ScalarFromBytes, Scalar32). keytable, verify and truststore's fast path
+// crypto/ecdsa, for any curve) and the range [1, n−1] of r and s, for P-256
+// (ScalarFromBytes, Scalar32) and P-384 (ScalarFromBytes384). keytable, verify and truststore's fast path
 // use it; it holds no state and allocates nothing.
 //
 // Everything here is variable time: signatures are public.
@@ -11,6 +11,7 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 	"golang.org/x/crypto/cryptobyte/asn1"
 
+	p384scalar "github.com/p256tls/p256tls/internal/p384/scalar"
 	"github.com/p256tls/p256tls/internal/scalar"
 )
 
@@ -74,6 +75,24 @@ func ScalarFromBytes(out *scalar.Scalar, b []byte) bool {
 // values ≥ n.
 func Scalar32(out *scalar.Scalar, b *[32]byte) bool {
 	if _, err := out.SetBytes(b[:]); err != nil {
+		return false
+	}
+	return out.IsZero() == 0
+}
+
+// ScalarFromBytes384 is ScalarFromBytes for P-384: it reads a big-endian
+// unsigned value of any length (leading zeros allowed) into a P-384 scalar,
+// refusing 0 and values ≥ n. On false, out is unchanged or zero.
+func ScalarFromBytes384(out *p384scalar.Scalar, b []byte) bool {
+	for len(b) > 0 && b[0] == 0 {
+		b = b[1:]
+	}
+	if len(b) > 48 {
+		return false
+	}
+	var buf [48]byte
+	copy(buf[48-len(b):], b)
+	if _, err := out.SetBytes(buf[:]); err != nil {
 		return false
 	}
 	return out.IsZero() == 0

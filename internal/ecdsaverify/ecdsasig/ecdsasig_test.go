@@ -12,6 +12,7 @@ import (
 	"golang.org/x/crypto/cryptobyte/asn1"
 
 	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
+	p384scalar "github.com/p256tls/p256tls/internal/p384/scalar"
 	"github.com/p256tls/p256tls/internal/scalar"
 )
 
@@ -120,6 +121,36 @@ func TestScalarFromBytes(t *testing.T) {
 			c.v.FillBytes(b32[:])
 			if got := Scalar32(&s, &b32); got != c.ok {
 				t.Errorf("Scalar32(%x) = %v", b32, got)
+			}
+		}
+	}
+}
+
+// TestScalarFromBytes384 checks P-384's range [1, n−1] on the edges, with
+// and without leading zeros, and the value read.
+func TestScalarFromBytes384(t *testing.T) {
+	n := elliptic.P384().Params().N
+	one := big.NewInt(1)
+	max := new(big.Int).Sub(new(big.Int).Lsh(one, 384), one)
+	for _, c := range []struct {
+		v  *big.Int
+		ok bool
+	}{
+		{big.NewInt(0), false}, {one, true}, {big.NewInt(2), true}, {new(big.Int).Sub(n, one), true},
+		{n, false}, {new(big.Int).Add(n, one), false}, {max, false},
+		{new(big.Int).Lsh(one, 384), false}, {nBig, true}, // P-256's n is a valid P-384 scalar
+	} {
+		b := c.v.Bytes()
+		for _, in := range [][]byte{b, append([]byte{0, 0, 0}, b...), c.v.FillBytes(make([]byte, 60))} {
+			var s p384scalar.Scalar
+			if got := ScalarFromBytes384(&s, in); got != c.ok {
+				t.Errorf("ScalarFromBytes384(%x) = %v", in, got)
+			} else if got {
+				var want p384scalar.Scalar
+				want.SetBytes(c.v.FillBytes(make([]byte, 48)))
+				if s != want {
+					t.Errorf("ScalarFromBytes384(%x) read the wrong value", in)
+				}
 			}
 		}
 	}

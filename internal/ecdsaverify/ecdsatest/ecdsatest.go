@@ -20,7 +20,7 @@ import (
 	"testing"
 
 	_ "crypto/sha256"
-	_ "crypto/sha3"
+	"crypto/sha3"
 	_ "crypto/sha512"
 )
 
@@ -41,8 +41,9 @@ type Group struct {
 	Curve elliptic.Curve
 	Key   *ecdsa.PublicKey // nil if crypto/ecdsa refuses the key
 	SEC1  []byte           // the key's uncompressed encoding
-	Hash  crypto.Hash
-	P1363 bool // r ‖ s signatures instead of DER
+	Hash  crypto.Hash      // 0 for SHAKE256 (Shake)
+	Shake bool             // the digest is SHAKE256's first 64 bytes (Wycheproof's "SHAKE256")
+	P1363 bool             // r ‖ s signatures instead of DER
 	Tests []Vector
 }
 
@@ -139,14 +140,14 @@ func Load(t testing.TB, name string) []Group {
 	var groups []Group
 	for _, g := range file.TestGroups {
 		h, ok := hashes[g.Sha]
-		if !ok {
+		if !ok && g.Sha != "SHAKE256" {
 			t.Fatalf("%s: hash %q", name, g.Sha)
 		}
 		c, ok := curves[g.PublicKey.Curve]
 		if !ok {
 			t.Fatalf("%s: curve %q", name, g.PublicKey.Curve)
 		}
-		gr := Group{Curve: c, Hash: h, SEC1: mustHex(t, g.PublicKey.Uncompressed)}
+		gr := Group{Curve: c, Hash: h, Shake: g.Sha == "SHAKE256", SEC1: mustHex(t, g.PublicKey.Uncompressed)}
 		switch g.Type {
 		case "EcdsaVerify":
 		case "EcdsaP1363Verify":
@@ -172,6 +173,16 @@ func mustHex(t testing.TB, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// Digest hashes msg with the group's hash: h's digest, or SHAKE256's first
+// 64 bytes (an XOF's shorter outputs are prefixes of its longer ones, so
+// bits2int sees the same leftmost bits for any length ≥ n's size).
+func (g *Group) Digest(msg []byte) []byte {
+	if g.Shake {
+		return sha3.SumSHAKE256(msg, 64)
+	}
+	return Digest(g.Hash, msg)
 }
 
 // Digest hashes msg with h.
@@ -207,62 +218,82 @@ func EncodeDER(r, s *big.Int) []byte {
 var N = elliptic.P256().Params().N
 
 // PrivateKey returns the P-256 key with secret scalar d (1 ≤ d < n).
-func PrivateKey(d *big.Int) *ecdsa.PrivateKey {
-	b := make([]byte, 32)
+func PrivateKey(d *big.Int) *ecdsa.PrivateKey { return PrivateKeyOn(elliptic.P256(), d) }
+
+// PrivateKeyOn returns the key on c (P-256, P-384 or P-521) with secret
+// scalar d (1 ≤ d < n).
+func PrivateKeyOn(c elliptic.Curve, d *big.Int) *ecdsa.PrivateKey {
+	b := make([]byte, (c.Params().N.BitLen()+7)/8)
 	d.FillBytes(b)
-	k, err := ecdsa.ParseRawPrivateKey(elliptic.P256(), b)
+	k, err := ecdsa.ParseRawPrivateKey(c, b)
 	if err != nil {
 		panic(err)
 	}
 	return k
 }
 
-// Crafted is a P-256 signature built so that verification computes
-// chosen u1 and u2.
+// Crafted is a signature built so that verification computes chosen u1
+// and u2.
 type Crafted struct {
 	Key    *ecdsa.PublicKey
-	Digest []byte // 32 bytes, e = u1·s
+	Digest []byte // the size of n, e = u1·s
 	R, S   *big.Int
 }
 
-// Craft builds, for the key d·G, a signature whose verification computes
-// u1 = e·s⁻¹ and u2 = r·s⁻¹ equal to the given values (u2 ≠ 0). It reports
-// false when k = u1 + u2·d is 0 mod n (no signature exists).
-func Craft(d, u1, u2 *big.Int) (Crafted, bool) {
-	c := elliptic.P256()
+// Craft builds, for the P-256 key d·G, a signature whose verification
+// computes u1 = e·s⁻¹ and u2 = r·s⁻¹ equal to the given values (u2 ≠ 0). It
+// reports false when k = u1 + u2·d is 0 mod n (no signature exists).
+func Craft(d, u1, u2 *big.Int) (Crafted, bool) { return CraftOn(elliptic.P256(), d, u1, u2) }
+
+// CraftOn is Craft on the curve c (P-256 or P-384).
+func CraftOn(c elliptic.Curve, d, u1, u2 *big.Int) (Crafted, bool) {
+	n := c.Params().N
+	size := (n.BitLen() + 7) / 8
 	k := new(big.Int).Mul(u2, d)
-	k.Add(k, u1).Mod(k, N)
-	if k.Sign() == 0 || new(big.Int).Mod(u2, N).Sign() == 0 {
+	k.Add(k, u1).Mod(k, n)
+	if k.Sign() == 0 || new(big.Int).Mod(u2, n).Sign() == 0 {
 		return Crafted{}, false
 	}
-	x, _ := c.ScalarBaseMult(k.FillBytes(make([]byte, 32)))
-	r := new(big.Int).Mod(x, N)
+	//lint:ignore SA1019 the deprecated API is the independent reference here.
+	x, _ := c.ScalarBaseMult(k.FillBytes(make([]byte, size)))
+	r := new(big.Int).Mod(x, n)
 	if r.Sign() == 0 {
 		return Crafted{}, false
 	}
-	s := new(big.Int).ModInverse(u2, N)
-	s.Mul(s, r).Mod(s, N)
+	s := new(big.Int).ModInverse(new(big.Int).Mod(u2, n), n)
+	s.Mul(s, r).Mod(s, n)
 	e := new(big.Int).Mul(u1, s)
-	e.Mod(e, N)
-	return Crafted{Key: &PrivateKey(d).PublicKey, Digest: e.FillBytes(make([]byte, 32)), R: r, S: s}, true
+	e.Mod(e, n)
+	return Crafted{Key: &PrivateKeyOn(c, d).PublicKey, Digest: e.FillBytes(make([]byte, size)), R: r, S: s}, true
 }
 
-// Sum returns u1·G + u2·Q with crypto/elliptic, as (x, y) or (0, 0) for the
-// point at infinity.
-func Sum(qx, qy, u1, u2 *big.Int) (x, y *big.Int) {
-	c := elliptic.P256()
-	m := func(u *big.Int) []byte { return new(big.Int).Mod(u, N).FillBytes(make([]byte, 32)) }
+// Sum returns u1·G + u2·Q on P-256 with crypto/elliptic, as (x, y) or
+// (0, 0) for the point at infinity.
+func Sum(qx, qy, u1, u2 *big.Int) (x, y *big.Int) { return SumOn(elliptic.P256(), qx, qy, u1, u2) }
+
+// SumOn is Sum on the curve c.
+func SumOn(c elliptic.Curve, qx, qy, u1, u2 *big.Int) (x, y *big.Int) {
+	n := c.Params().N
+	size := (n.BitLen() + 7) / 8
+	m := func(u *big.Int) []byte { return new(big.Int).Mod(u, n).FillBytes(make([]byte, size)) }
+	//lint:ignore SA1019 the deprecated API is the independent reference here.
 	x1, y1 := c.ScalarBaseMult(m(u1))
+	//lint:ignore SA1019 as above.
 	x2, y2 := c.ScalarMult(qx, qy, m(u2))
+	//lint:ignore SA1019 as above.
 	return c.Add(x1, y1, x2, y2)
 }
 
 // LargeX returns a P-256 point whose x-coordinate is at least n (there are
 // about 2^127 of them), found by trying x = n, n+1, … .
-func LargeX() (x, y *big.Int) {
-	params := elliptic.P256().Params()
+func LargeX() (x, y *big.Int) { return LargeXOn(elliptic.P256()) }
+
+// LargeXOn is LargeX on the curve c (P-384: about 2^189 such points); it
+// starts at n + 1, so that x − n is a valid r.
+func LargeXOn(c elliptic.Curve) (x, y *big.Int) {
+	params := c.Params()
 	p := params.P
-	x = new(big.Int).Set(N)
+	x = new(big.Int).Add(params.N, big.NewInt(1))
 	for {
 		rhs := new(big.Int).Mul(x, x)
 		rhs.Mul(rhs, x)

@@ -262,10 +262,36 @@ func (e *Element) SetBytes(b []byte) (*Element, error) {
 // Bytes returns the 48-byte big-endian encoding of e's value (out of
 // Montgomery form). Constant time.
 func (e *Element) Bytes() [48]byte {
+	var out [48]byte
+	e.PutBytes(&out)
+	return out
+}
+
+// PutBytes writes the 48-byte big-endian encoding of e's value (out of
+// Montgomery form) to out. Constant time.
+func (e *Element) PutBytes(out *[48]byte) {
+	t := e.Canonical()
+	limbs.PutBytes(out, &t)
+}
+
+// Canonical returns the value of e as plain (non-Montgomery) little-endian
+// limbs, below p. Constant time.
+func (e *Element) Canonical() [6]uint64 {
 	var t Element
 	o := Element{1}
 	mul(&t, e, &o)
-	var out [48]byte
-	limbs.PutBytes(&out, (*[6]uint64)(&t))
-	return out
+	return t
+}
+
+// SetCanonical sets e to the value v (plain little-endian limbs) in
+// Montgomery form and returns e. If v ≥ p it returns nil and ErrRange and
+// leaves e unchanged. Constant time in v (the range check's outcome is
+// public).
+func (e *Element) SetCanonical(v [6]uint64) (*Element, error) {
+	if limbs.Less(&v, &prime) == 0 {
+		return nil, ErrRange
+	}
+	t := Element(v)
+	mul(e, &t, &rr)
+	return e, nil
 }

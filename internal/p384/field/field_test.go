@@ -373,6 +373,43 @@ func TestBytes(t *testing.T) {
 		if out := e.Bytes(); out != b {
 			t.Fatalf("Bytes() = %x, want %x", out, b)
 		}
+		var pb [48]byte
+		if e.PutBytes(&pb); pb != b {
+			t.Fatalf("PutBytes() = %x, want %x", pb, b)
+		}
+		c := e.Canonical()
+		if tBig(c).Cmp(x) != 0 {
+			t.Fatalf("Canonical() = %#x, want %#x", c, x)
+		}
+		var f Element
+		if got, err := f.SetCanonical(c); err != nil || got != &f || f != e {
+			t.Fatalf("SetCanonical(%#x) = %v, %v; want %#x", c, got, err, e)
+		}
+	}
+}
+
+// TestSetCanonicalRejects checks that values ≥ p, decided in each limb, are
+// refused with nil and ErrRange and leave the receiver unchanged, and that
+// p − 1 is accepted.
+func TestSetCanonicalRejects(t *testing.T) {
+	bad := [][6]uint64{prime, tLimbs(new(big.Int).Add(tP, big.NewInt(1))), {^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}}
+	for l := 0; l < 6; l++ {
+		v := prime
+		if v[l]++; v[l] != 0 {
+			bad = append(bad, v)
+		}
+	}
+	sentinel := Element{1, 2, 3, 4, 5, 6}
+	for _, v := range bad {
+		e := sentinel
+		if got, err := e.SetCanonical(v); !errors.Is(err, ErrRange) || got != nil || e != sentinel {
+			t.Fatalf("SetCanonical(%#x) = %v, %v; receiver %#x", v, got, err, e)
+		}
+	}
+	pm1 := tLimbs(new(big.Int).Sub(tP, big.NewInt(1)))
+	var e Element
+	if _, err := e.SetCanonical(pm1); err != nil || e != tMont(tBig(pm1)) || e.Canonical() != pm1 {
+		t.Fatalf("SetCanonical(p−1) = %#x, %v", e, err)
 	}
 }
 
@@ -429,6 +466,7 @@ func TestAllocs(t *testing.T) {
 	a, b := tRandom(r), tRandom(r)
 	var z Element
 	var buf [48]byte
+	var c [6]uint64
 	for name, f := range map[string]func(){
 		"Mul":           func() { z.Mul(&a, &b) },
 		"Square":        func() { z.Square(&a) },
@@ -440,6 +478,9 @@ func TestAllocs(t *testing.T) {
 		"Sqrt":          func() { z.Sqrt(&a) },
 		"Bytes":         func() { buf = z.Bytes() },
 		"SetBytes":      func() { z.SetBytes(buf[:]) },
+		"PutBytes":      func() { z.PutBytes(&buf) },
+		"Canonical":     func() { c = z.Canonical() },
+		"SetCanonical":  func() { z.SetCanonical(c) },
 	} {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
 			t.Errorf("%s: %v allocations", name, n)

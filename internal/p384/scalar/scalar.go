@@ -144,3 +144,22 @@ func (s *Scalar) SetDigest(digest []byte) *Scalar {
 	limbs.MontMul(s.nat(), &v, rr.nat(), &N, n0inv)
 	return s
 }
+
+// SetCanonical sets s to the plain value v (little-endian limbs) and
+// returns s. If v ≥ n it returns nil and ErrRange and leaves s unchanged.
+// Constant time in v's value (the range check's outcome is public).
+func (s *Scalar) SetCanonical(v [6]uint64) (*Scalar, error) {
+	if limbs.Less(&v, &N) == 0 {
+		return nil, ErrRange
+	}
+	limbs.MontMul(s.nat(), &v, rr.nat(), &N, n0inv)
+	return s, nil
+}
+
+// Canonical returns s's value as plain little-endian limbs (out of
+// Montgomery form), for recoding into digits. Constant time.
+func (s *Scalar) Canonical() [6]uint64 {
+	var t [6]uint64
+	limbs.MontMul(&t, s.nat(), &[6]uint64{1}, &N, n0inv)
+	return t
+}

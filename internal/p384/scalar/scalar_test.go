@@ -310,3 +310,37 @@ func BenchmarkInvertVartime(b *testing.B) {
 		x.InvertVartime(&x)
 	}
 }
+
+// TestCanonical checks SetCanonical and Canonical against math/big on the
+// edges (0, 1, n − 1, n, n + 1, 2^384 − 1) and random values, and that a
+// refused value leaves the receiver unchanged.
+func TestCanonical(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	one := big.NewInt(1)
+	max := new(big.Int).Sub(new(big.Int).Lsh(one, 384), one)
+	vals := []*big.Int{big.NewInt(0), one, new(big.Int).Sub(tN, one), tN, new(big.Int).Add(tN, one), max}
+	for i := 0; i < 200; i++ {
+		var l [6]uint64
+		for j := range l {
+			l[j] = r.Uint64()
+		}
+		vals = append(vals, tBig(l))
+	}
+	for _, v := range vals {
+		var s Scalar
+		s[0] = 7
+		got, err := s.SetCanonical(tLimbs(v))
+		if v.Cmp(tN) >= 0 {
+			if err != ErrRange || got != nil || s != (Scalar{7}) {
+				t.Fatalf("SetCanonical(%x): %v, %v, receiver %x", v, got, err, s)
+			}
+			continue
+		}
+		if err != nil || got != &s || tValue(&s).Cmp(v) != 0 {
+			t.Fatalf("SetCanonical(%x) = %x, %v", v, tValue(&s), err)
+		}
+		if c := s.Canonical(); c != tLimbs(v) {
+			t.Fatalf("Canonical of %x = %x", v, c)
+		}
+	}
+}

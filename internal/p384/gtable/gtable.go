@@ -1,0 +1,18 @@
+// Package gtable holds the static split-wNAF runs of the P-384 generator G,
+// in the layout of internal/gtable's P-256 runs: the width-Width NAF of a
+// scalar (at most 385 digits) is cut into Runs runs of RunLen positions,
+// and run j holds the odd multiples 1·, 3·, …, (2^(Width−1)−1)·(2^(RunLen·j)·G)
+// in affine form, so that all runs are added into one chain of RunLen−1
+// doublings (shared with a key's runs in internal/keytab).
+//
+// The table is generated source (table.go, by internal/gtable/gen, the one
+// generator of both curves' tables, from math/big): there is no work at
+// init. TestGenerated regenerates it and compares byte for byte;
+// TestEntries recomputes every entry with crypto/elliptic.
+package gtable
+
+//go:generate go run ../../gtable/gen -curve P-384 -w 8 -runs 20 -out table.go
+
+// PerRun is the number of entries in a run: the odd multiples up to
+// 2^(Width−1) − 1.
+const PerRun = 1 << (Width - 2)
