@@ -1,23 +1,34 @@
 package truststore
 
 import (
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
+	"crypto/rsa"
 
 	"github.com/p256tls/p256tls/keytable"
 	"github.com/p256tls/p256tls/verify"
 )
 
 // This file is the only place that names the signature back ends: the
-// per-key tables of package keytable and the one-shot verification of
-// package verify.
+// per-key tables of package keytable, the one-shot verification of
+// package verify, and crypto/rsa for RSA links.
 
-// keyTable is the precomputed table of one P-256 public key.
+// keyTable is the precomputed table of one P-256 or P-384 public key.
 type keyTable = *keytable.Table
 
 // tableBytes is the memory one P-256 key table holds: 128 affine points of
 // 64 bytes (keytable's documented size).
 const tableBytes = 8 << 10
+
+// tableCurve reports whether pub, a P-256 or P-384 key, is on a curve
+// that keytable builds tables for, so that anchors and hot issuers with it
+// get one.
+func tableCurve(pub *ecdsa.PublicKey) bool { return pub.Curve == elliptic.P256() }
+
+// tableBytesOf is the memory the table of pub, a key tableCurve admits,
+// holds.
+func tableBytesOf(pub *ecdsa.PublicKey) int { return tableBytes }
 
 // tablePayback is the number of verifications with a table that repay its
 // build: on the reference machine (BenchmarkBackend, thread CPU) a build
@@ -26,7 +37,7 @@ const tableBytes = 8 << 10
 // that is 3, uses. The hot-table admission rule (hotCache) rests on it.
 const tablePayback = 3
 
-// newKeyTable builds the table of a P-256 key.
+// newKeyTable builds the table of a key tableCurve admits.
 func newKeyTable(pub *ecdsa.PublicKey) (keyTable, error) { return keytable.New(pub) }
 
 // verifyOnce verifies sig over digest under pub without a table (P-256 and
@@ -35,4 +46,9 @@ func verifyOnce(pub *ecdsa.PublicKey, digest, sig []byte) bool {
 	return verify.VerifyASN1(pub, digest, sig)
 }
 
-func isP256(pub *ecdsa.PublicKey) bool { return pub.Curve == elliptic.P256() }
+// verifyRSA verifies an RSA PKCS #1 v1.5 signature sig over digest, made
+// with hash h, under pub: the call crypto/x509 makes for SHA256WithRSA,
+// SHA384WithRSA and SHA512WithRSA, so the answer is crypto/x509's.
+func verifyRSA(pub *rsa.PublicKey, h crypto.Hash, digest, sig []byte) bool {
+	return rsa.VerifyPKCS1v15(pub, h, digest, sig) == nil
+}

@@ -96,11 +96,12 @@ func (c *lru[K, V]) Clear() {
 	c.head.prev, c.head.next = &c.head, &c.head
 }
 
-// hotCache holds the tables of P-256 issuing keys that are not anchors,
-// with an admission rule that keeps a key set larger than the cache from
-// churning it: a table costs about tablePayback plain verifications to
-// build, so it is built only for a key whose recent use predicts that it
-// will pay, and only in place of a table that has paid already.
+// hotCache holds the tables of issuing keys that are not anchors (on the
+// curves tableCurve admits), with an admission rule that keeps a key set
+// larger than the cache from churning it: a table costs about tablePayback
+// plain verifications to build, so it is built only for a key whose recent
+// use predicts that it will pay, and only in place of a table that has paid
+// already.
 //
 // Uses are counted in a count-min sketch (sketchRows rows of 8-bit
 // counters) halved every window observations, so an estimate is the key's
@@ -128,10 +129,12 @@ type hotCache struct {
 	mask   uint32
 
 	built, evicted, refused, hits uint64
+	bytes                         int // of the entries held
 }
 
 type hotEntry struct {
 	id         keyID
+	bytes      int      // the table's memory (counted from admission)
 	table      keyTable // nil while being built
 	uses       int      // verifications served since built
 	last       uint64   // clock of the last use (or of admission)
@@ -219,8 +222,9 @@ func (c *hotCache) lookup(id keyID) keyTable {
 	return e.table
 }
 
-// note counts a signature that pub, the valid P-256 key named id, verified
-// without a table, and builds its table if the admission rule allows it.
+// note counts a signature that pub, the valid key named id on a curve
+// tableCurve admits, verified without a table, and builds its table if the
+// admission rule allows it.
 func (c *hotCache) note(id keyID, pub *ecdsa.PublicKey) {
 	if c.cap <= 0 {
 		return
@@ -242,9 +246,11 @@ func (c *hotCache) note(id keyID, pub *ecdsa.PublicKey) {
 		}
 		c.unlink(v)
 		delete(c.items, v.id)
+		c.bytes -= v.bytes
 		c.evicted++
 	}
-	e := &hotEntry{id: id, last: c.clock}
+	e := &hotEntry{id: id, last: c.clock, bytes: tableBytesOf(pub)}
+	c.bytes += e.bytes
 	c.items[id] = e
 	c.pushFront(e)
 	c.mu.Unlock()
@@ -259,6 +265,7 @@ func (c *hotCache) note(id keyID, pub *ecdsa.PublicKey) {
 	if err != nil {
 		c.unlink(e)
 		delete(c.items, id)
+		c.bytes -= e.bytes
 		return
 	}
 	e.table = t
@@ -267,14 +274,14 @@ func (c *hotCache) note(id keyID, pub *ecdsa.PublicKey) {
 
 // hotStats are the cache's counters.
 type hotStats struct {
-	tables                        int
+	tables, bytes                 int
 	built, evicted, refused, hits uint64
 }
 
 func (c *hotCache) stats() hotStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return hotStats{tables: len(c.items), built: c.built, evicted: c.evicted, refused: c.refused, hits: c.hits}
+	return hotStats{tables: len(c.items), bytes: c.bytes, built: c.built, evicted: c.evicted, refused: c.refused, hits: c.hits}
 }
 
 // clear drops every table and count; the counters of stats remain.
@@ -282,6 +289,7 @@ func (c *hotCache) clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	clear(c.items)
+	c.bytes = 0
 	c.head.prev, c.head.next = &c.head, &c.head
 	clear(c.sketch)
 }

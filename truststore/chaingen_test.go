@@ -12,9 +12,11 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/asn1"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -36,10 +38,40 @@ const (
 	kP256 keyKind = iota
 	kP384
 	kP521
-	kRSA
+	kRSA // 2048 bits, E = 65537
 	kEd25519
 	kP224
+	kRSA3072
+	kRSA4096
+	kRSA1024 // crypto/x509 accepts it, the fast path declines it
+	kRSA2056 // an unusual size: declined
+	kRSAE3   // 2048 bits, E = 3: declined
 )
+
+// rsaTestKeys are the RSA keys of testdata/rsa-keys.pem by the name in
+// each block's Name header: made once with rsa.GenerateKey (the E = 3 key
+// from two primes p, q with p, q ≢ 1 mod 3, D = 3⁻¹ mod (p−1)(q−1)), so
+// that no test run spends seconds generating RSA-4096 keys.
+func rsaTestKeys() map[string]*rsa.PrivateKey {
+	data, err := os.ReadFile("testdata/rsa-keys.pem")
+	if err != nil {
+		panic(err)
+	}
+	keys := map[string]*rsa.PrivateKey{}
+	for {
+		var b *pem.Block
+		b, data = pem.Decode(data)
+		if b == nil {
+			break
+		}
+		k, err := x509.ParsePKCS1PrivateKey(b.Bytes)
+		if err != nil {
+			panic(fmt.Sprintf("%s: %v", b.Headers["Name"], err))
+		}
+		keys[b.Headers["Name"]] = k
+	}
+	return keys
+}
 
 var keyPool struct {
 	once sync.Once
@@ -68,12 +100,21 @@ func poolKey(k keyKind, i int) crypto.Signer {
 			_, k, _ := ed25519.GenerateKey(rand.Reader)
 			keyPool.keys[kEd25519] = append(keyPool.keys[kEd25519], k)
 		}
-		for range 2 {
-			k, err := rsa.GenerateKey(rand.Reader, 2048)
-			if err != nil {
-				panic(err)
+		rk := rsaTestKeys()
+		for kind, names := range map[keyKind][]string{
+			kRSA:     {"rsa2048-0", "rsa2048-1"},
+			kRSA3072: {"rsa3072-0"},
+			kRSA4096: {"rsa4096-0", "rsa4096-1"},
+			kRSA1024: {"rsa1024-0"},
+			kRSA2056: {"rsa2056-0"},
+			kRSAE3:   {"rsa2048e3-0"},
+		} {
+			for _, n := range names {
+				if rk[n] == nil {
+					panic("testdata/rsa-keys.pem has no key " + n)
+				}
+				keyPool.keys[kind] = append(keyPool.keys[kind], rk[n])
 			}
-			keyPool.keys[kRSA] = append(keyPool.keys[kRSA], k)
 		}
 	})
 	ks := keyPool.keys[k]
@@ -234,6 +275,7 @@ func policiesExt(oids ...asn1.ObjectIdentifier) pkix.Extension {
 // fast path must refuse, and a store holding them.
 type fixture struct {
 	good, good2, p384, rsa, ed, p521, p224 *node
+	rsa4096, rsa1024, rsa2056, rsaE3       *node
 	nc, eku, notCA, noBC, ku, pathLen0     *node
 	expired, crit, twinA, twinB, polc      *node
 	pmap, inhibit, leafAnchor, unknown     *node
@@ -261,6 +303,10 @@ func newFixture(tb testing.TB, opts ...Option) *fixture {
 	f.good2 = mk("Root B", kP256, 1, nil)
 	f.p384 = mk("Root P-384", kP384, 0, nil)
 	f.rsa = mk("Root RSA", kRSA, 0, nil)
+	f.rsa4096 = mk("Root RSA-4096", kRSA4096, 0, nil)
+	f.rsa1024 = mk("Root RSA-1024", kRSA1024, 0, nil)
+	f.rsa2056 = mk("Root RSA-2056", kRSA2056, 0, nil)
+	f.rsaE3 = mk("Root RSA e=3", kRSAE3, 0, nil)
 	f.ed = mk("Root Ed25519", kEd25519, 0, nil)
 	f.p521 = mk("Root P-521", kP521, 0, nil)
 	f.p224 = mk("Root P-224", kP224, 0, nil)
@@ -289,7 +335,7 @@ func newFixture(tb testing.TB, opts ...Option) *fixture {
 	f.crossByA = issue(tb, caTemplate("Root Cross"), poolKey(kP384, 1), f.good)
 	f.all = []*node{f.good, f.good2, f.p384, f.rsa, f.ed, f.p521, f.p224, f.nc, f.eku, f.notCA, f.noBC, f.ku,
 		f.pathLen0, f.expired, f.crit, f.twinA, f.twinB, f.polc, f.pmap, f.inhibit, f.leafAnchor,
-		f.sub, f.subOrphan, f.crossSelf, f.crossByA}
+		f.sub, f.subOrphan, f.crossSelf, f.crossByA, f.rsa4096, f.rsa1024, f.rsa2056, f.rsaE3}
 	var certs []*x509.Certificate
 	for _, n := range f.all {
 		certs = append(certs, n.cert)
@@ -316,12 +362,18 @@ func (sc *scenario) note(format string, args ...any) {
 // randomKind draws the key type of a generated certificate.
 func randomKind(r *mrand.Rand) keyKind {
 	switch x := r.IntN(100); {
-	case x < 78:
+	case x < 72:
 		return kP256
-	case x < 88:
+	case x < 84:
 		return kP384
-	case x < 92:
+	case x < 89:
 		return kRSA
+	case x < 90:
+		return kRSA3072
+	case x < 92:
+		return kRSA4096
+	case x < 93:
+		return []keyKind{kRSA1024, kRSA2056, kRSAE3}[r.IntN(3)]
 	case x < 96:
 		return kEd25519
 	default:
@@ -335,7 +387,8 @@ func sigAlgFor(r *mrand.Rand, key crypto.Signer) x509.SignatureAlgorithm {
 	case *ecdsa.PrivateKey:
 		return []x509.SignatureAlgorithm{x509.ECDSAWithSHA256, x509.ECDSAWithSHA256, x509.ECDSAWithSHA384, x509.ECDSAWithSHA512}[r.IntN(4)]
 	case *rsa.PrivateKey:
-		return []x509.SignatureAlgorithm{x509.SHA256WithRSA, x509.SHA256WithRSAPSS}[r.IntN(2)]
+		return []x509.SignatureAlgorithm{x509.SHA256WithRSA, x509.SHA256WithRSA, x509.SHA384WithRSA, x509.SHA512WithRSA,
+			x509.SHA256WithRSAPSS, x509.SHA384WithRSAPSS, x509.SHA1WithRSA}[r.IntN(7)]
 	}
 	return x509.PureEd25519
 }
@@ -445,17 +498,19 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 	// The anchor.
 	root := f.good
 	switch x := r.IntN(100); {
-	case x < 55:
-	case x < 62:
+	case x < 50:
+	case x < 57:
 		root = f.good2
-	case x < 66:
+	case x < 61:
 		root = f.p384
-	case x < 71:
+	case x < 65:
+		root = f.rsa4096
+	case x < 70:
 		root = f.sub
-	case x < 74:
+	case x < 73:
 		root = f.subOrphan
 	default:
-		others := []*node{f.rsa, f.ed, f.p521, f.p224, f.nc, f.eku, f.notCA, f.noBC, f.ku, f.pathLen0, f.expired,
+		others := []*node{f.rsa, f.rsa1024, f.rsa2056, f.rsaE3, f.ed, f.p521, f.p224, f.nc, f.eku, f.notCA, f.noBC, f.ku, f.pathLen0, f.expired,
 			f.crit, f.twinA, f.twinB, f.polc, f.pmap, f.inhibit, f.unknown, f.crossSelf, f.crossByA}
 		root = others[r.IntN(len(others))]
 	}
@@ -475,6 +530,11 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 		key := poolKey(randomKind(r), r.IntN(64))
 		if pick(r, 2) {
 			key = poolKey(kP224, 0)
+		}
+		if parent == f.rsa4096 && pick(r, 50) {
+			// Let's Encrypt's ECDSA chain: P-384 under RSA-4096.
+			key = poolKey(kP384, r.IntN(64))
+			sc.note("p384-under-rsa4096")
 		}
 		n := issue(tb, t, key, parent)
 		issuers = append(issuers, n)

@@ -41,10 +41,15 @@
 //     mappings, policy constraints or inhibitAnyPolicy, nor an unhandled
 //     critical extension;
 //   - every signature on the path is ECDSA with SHA-256, SHA-384 or SHA-512
-//     by a P-256 or P-384 key, DER encoded; every issuer key is one
+//     by a P-256 or P-384 key, DER encoded, or RSA PKCS #1 v1.5 with
+//     SHA-256, SHA-384 or SHA-512 (NULL parameters) by an RSA key of 2048,
+//     3072 or 4096 bits with exponent 65537; the signature algorithm's key
+//     type is the issuer's; every ECDSA issuer key is one
 //     ecdsa.PublicKey.Bytes accepts (no negative, oversized or unreduced
-//     coordinate, no point off the curve, no nil field) and its
-//     PublicKeyAlgorithm is ECDSA;
+//     coordinate, no point off the curve, no nil field), every RSA one has
+//     a positive modulus, and the issuer's PublicKeyAlgorithm is its key's
+//     type (RSA-PSS, SHA-1, Ed25519, other curves, sizes and exponents go
+//     to crypto/x509);
 //   - every certificate is valid at the verification time, compared at full
 //     precision; every issuer has basic constraints with CA set, a KeyUsage
 //     that is zero or includes CertSign, and a MaxPathLen that the
@@ -54,8 +59,11 @@
 //   - with crypto/fips140 enabled, every key of the path is one crypto/tls
 //     accepts in that mode.
 //
-// Verification uses the anchor's table, a hot table, or one-shot
-// verification; no policy decision is ever cached. Nothing reachable from
+// ECDSA signatures are verified with the anchor's table, a hot table, or
+// one-shot verification; RSA signatures with rsa.VerifyPKCS1v15, the call
+// crypto/x509 makes, on keys for which no GODEBUG or FIPS 140 setting
+// changes its answer (see rsaKeyHandled). No policy decision is ever
+// cached. Nothing reachable from
 // Verify panics on any certificate struct: where crypto/x509 itself panics
 // (an issuer whose *ecdsa.PublicKey is nil or has a nil Curve or X, for
 // instance), Verify returns an error.
@@ -63,7 +71,8 @@
 // # Caches
 //
 // Every cache is keyed by the SHA-256 of a validated key encoding (see the
-// rule above), never by the struct's numbers as given.
+// rules above; for RSA keys, E and N), never by the struct's numbers as
+// given.
 //
 // Hot tables: a table costs about 1.35 one-shot verifications to build
 // and saves about 0.65 of one per use, so it repays its build after 3 uses.
@@ -77,8 +86,8 @@
 // holds, leave the first tables in place instead of churning them.
 //
 // Links: a bounded LRU (WithLinkCache, default 1024) remembers the (issuer
-// key, SHA-256 of the child's DER) pairs whose signature verified; only
-// successes are cached.
+// key, SHA-256 of the child's DER) pairs whose signature verified, ECDSA
+// and RSA alike; only successes are cached.
 //
 // # TLS
 //

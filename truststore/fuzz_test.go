@@ -23,7 +23,10 @@ func FuzzVerify(f *testing.F) {
 		lf := issue(f, leafTemplate("fuzz leaf", "www.example.com", "*.example.org"), poolKey(kP256, 4), in)
 		return []*x509.Certificate{lf.cert, in.cert}
 	}
-	chains := [][]*x509.Certificate{mk(fix.good, kP256), mk(fix.p384, kP384), mk(fix.good, kP384), mk(fix.rsa, kP256)}
+	chains := [][]*x509.Certificate{mk(fix.good, kP256), mk(fix.p384, kP384), mk(fix.good, kP384), mk(fix.rsa, kP256),
+		// Mixed chains: P-384 under RSA-4096 (Let's Encrypt's ECDSA
+		// chain), an RSA intermediate under P-256, RSA under RSA.
+		mk(fix.rsa4096, kP384), mk(fix.good, kRSA), mk(fix.rsa, kRSA3072)}
 	f.Add(uint8(0), uint8(0), []byte{})
 	f.Add(uint8(1), uint8(1), []byte{0, 10, 1})
 	f.Add(uint8(4), uint8(2), []byte{1, 0, 0x80, 0, 200, 0xff})
@@ -76,6 +79,9 @@ func FuzzVerifyStruct(f *testing.F) {
 		mk(fix.sub, poolKey(kP256, 3), fix.sub.cert),
 		mk(fix.good, poolKey(kP384, 3)),
 		mk(fix.good2, fix.good.key), // shares Root A's key and table
+		mk(fix.rsa4096, poolKey(kP384, 3)),
+		mk(fix.good, poolKey(kRSA, 1)),
+		mk(fix.rsa, poolKey(kRSA4096, 1), fix.rsa.cert),
 	}
 	for op := range numStructOps {
 		for target := range 3 {
@@ -108,7 +114,7 @@ func FuzzVerifyStruct(f *testing.F) {
 	})
 }
 
-const numStructOps = 38
+const numStructOps = 45
 
 // mutateStruct returns chain with chain[i] replaced by a mutated shallow
 // copy (or by nil, or with an extra element); shared values are never
@@ -125,6 +131,14 @@ func mutateStruct(chain []*x509.Certificate, i, op int, arg byte) []*x509.Certif
 		// cleared some).
 		if pub != nil && pub.X != nil && pub.Y != nil && pub.Curve != nil {
 			k := *pub
+			f(&k)
+			c.PublicKey = &k
+		}
+	}
+	rpub, _ := c.PublicKey.(*rsa.PublicKey)
+	setRSA := func(f func(k *rsa.PublicKey)) {
+		if rpub != nil && rpub.N != nil {
+			k := *rpub
 			f(&k)
 			c.PublicKey = &k
 		}
@@ -227,6 +241,23 @@ func mutateStruct(chain []*x509.Certificate, i, op int, arg byte) []*x509.Certif
 		c.UnknownExtKeyUsage = []asn1.ObjectIdentifier{oidUnknownEKU}
 	case 37:
 		return append(append([]*x509.Certificate(nil), chain...), c)
+	case 38:
+		setRSA(func(k *rsa.PublicKey) { k.N = new(big.Int).Neg(k.N) })
+	case 39:
+		setRSA(func(k *rsa.PublicKey) { k.N = new(big.Int).Add(k.N, big.NewInt(2*int64(arg)+2)) })
+	case 40:
+		setRSA(func(k *rsa.PublicKey) { k.E = int(arg) })
+	case 41:
+		setRSA(func(k *rsa.PublicKey) { k.N = nil })
+	case 42:
+		setRSA(func(k *rsa.PublicKey) { k.N = new(big.Int).Lsh(k.N, uint(arg%9)) })
+	case 43:
+		c.SignatureAlgorithm = []x509.SignatureAlgorithm{x509.SHA256WithRSA, x509.SHA384WithRSA, x509.SHA512WithRSA,
+			x509.SHA256WithRSAPSS, x509.SHA1WithRSA, x509.ECDSAWithSHA256}[arg%6]
+	case 44:
+		if rpub != nil {
+			c.PublicKey = *rpub
+		}
 	}
 	chain = append([]*x509.Certificate(nil), chain...)
 	chain[i] = c

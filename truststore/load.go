@@ -316,11 +316,9 @@ func (l *loader) finish(op, path string) (*Store, error) {
 	var toTable []*anchor
 	for _, c := range l.certs {
 		a := &anchor{cert: c}
-		if pub := ecdsaKey(c); pub != nil {
-			a.id, a.idOK = keyIDOf(pub)
-			if a.idOK && isP256(pub) && (l.cfg.maxTables < 0 || len(toTable) < l.cfg.maxTables) {
-				toTable = append(toTable, a)
-			}
+		a.id, a.idOK = keyIDOf(c.PublicKey)
+		if pub := ecdsaKey(c); a.idOK && pub != nil && tableCurve(pub) && (l.cfg.maxTables < 0 || len(toTable) < l.cfg.maxTables) {
+			toTable = append(toTable, a)
 		}
 		s.anchors = append(s.anchors, a)
 		s.bySubject[string(c.RawSubject)] = append(s.bySubject[string(c.RawSubject)], a)
@@ -330,6 +328,7 @@ func (l *loader) finish(op, path string) (*Store, error) {
 	for _, a := range toTable {
 		if a.table != nil {
 			s.tables++
+			s.tableBytes += tableBytesOf(ecdsaKey(a.cert))
 			s.byKey[a.id] = a.table
 		}
 	}

@@ -2,9 +2,12 @@ package truststore
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,15 +139,27 @@ func TestLoadDirAndSystemEnv(t *testing.T) {
 	}
 }
 
-// TestSystemBundle loads the machine's bundle and reports what it costs.
+// TestSystemBundle loads the machine's bundle and reports what it costs:
+// anchors by key type, tables and their memory, load time.
 func TestSystemBundle(t *testing.T) {
 	s, err := System()
 	if err != nil {
 		t.Skipf("no system bundle: %v", err)
 	}
 	st := s.Stats()
-	t.Logf("system bundle: %d anchors (%d skipped, %d of them duplicates), %d P-256 tables, %d KiB of tables, loaded in %v",
-		st.Anchors, st.Skipped, st.Duplicates, st.Tables, st.TableBytes>>10, st.LoadTime)
+	kinds := map[string]int{}
+	for _, c := range s.Anchors() {
+		switch pub := c.PublicKey.(type) {
+		case *ecdsa.PublicKey:
+			kinds[pub.Curve.Params().Name]++
+		case *rsa.PublicKey:
+			kinds[fmt.Sprintf("RSA-%d", pub.N.BitLen())]++
+		default:
+			kinds[fmt.Sprintf("%T", pub)]++
+		}
+	}
+	t.Logf("system bundle: %d anchors %v (%d skipped, %d of them duplicates), %d tables, %d KiB of tables, loaded in %v",
+		st.Anchors, kinds, st.Skipped, st.Duplicates, st.Tables, st.TableBytes>>10, st.LoadTime)
 }
 
 // FuzzLoadPEM: the loader never panics, and every PEM block is either an

@@ -1,6 +1,7 @@
 package truststore
 
 import (
+	"crypto/x509"
 	"fmt"
 	mrand "math/rand/v2"
 	"os"
@@ -45,7 +46,7 @@ func TestParity(t *testing.T) {
 	f := newFixture(t)
 	workers := runtime.GOMAXPROCS(0)
 	var mu sync.Mutex
-	var fast, fastAccepts, accepts, total int
+	var fast, fastAccepts, accepts, total, fastRSA int
 	reasons := map[reason]int{}
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -66,6 +67,9 @@ func TestParity(t *testing.T) {
 				total++
 				if ok {
 					fast++
+					if hasRSALink(sc.chain) {
+						fastRSA++
+					}
 				}
 				if err == nil {
 					accepts++
@@ -86,11 +90,26 @@ func TestParity(t *testing.T) {
 	sort.Strings(rs)
 	t.Logf("%d scenarios: crypto/x509 accepts %d; fast path accepts %d (%.1f%% of accepts); fast-path outcomes: %s",
 		total, accepts, fast, 100*float64(fastAccepts)/float64(max(accepts, 1)), strings.Join(rs, " "))
+	t.Logf("fast accepts with an RSA PKCS #1 v1.5 signature on the sent chain: %d", fastRSA)
 	st := f.store.Stats()
 	t.Logf("store: %d hot tables built, %d link hits, %d fast accepts, %d slow", st.HotBuilt, st.LinkHits, st.FastAccepts, st.SlowVerifies)
 	if fast == 0 {
 		t.Error("the fast path accepted nothing")
 	}
+	if n >= 1000 && fastRSA == 0 {
+		t.Error("the fast path accepted no chain with an RSA link")
+	}
+}
+
+// hasRSALink reports whether a certificate of chain is signed with RSA
+// PKCS #1 v1.5 and SHA-2, the RSA links the fast path verifies.
+func hasRSALink(chain []*x509.Certificate) bool {
+	for _, c := range chain {
+		if _, fam := signatureAlgorithm(c.SignatureAlgorithm); fam == famRSA {
+			return true
+		}
+	}
+	return false
 }
 
 // TestReasonNames: every reason has its own name, as Stats().Declines

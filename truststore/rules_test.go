@@ -1,9 +1,14 @@
 package truststore
 
 import (
+	"crypto/rand"
+	"crypto/rsa"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/asn1"
+	"fmt"
+	"math/big"
+	"os"
 	"testing"
 	"time"
 )
@@ -84,6 +89,19 @@ func TestRuleNotParsed(t *testing.T) {
 	forged = *leaf.cert
 	forged.SignatureAlgorithm = x509.ECDSAWithSHA384
 	expect(t, f.store, []*x509.Certificate{&forged, chain[1]}, at("www.example.com"), reasonNotParsed, false)
+	// An ECDSA signature labelled RSA.
+	forged = *leaf.cert
+	forged.SignatureAlgorithm = x509.SHA256WithRSA
+	expect(t, f.store, []*x509.Certificate{&forged, chain[1]}, at("www.example.com"), reasonNotParsed, false)
+	// An RSA link, warmed, then labelled with another hash: crypto/rsa
+	// refuses the DigestInfo, a cache keyed by Raw must not answer.
+	_, in, rchain := chainUnder(t, f.rsa, func(c *x509.Certificate) { c.SignatureAlgorithm = x509.SHA384WithRSA }, nil)
+	expect(t, f.store, rchain, at("www.example.com"), accepted, true)
+	for _, alg := range []x509.SignatureAlgorithm{x509.SHA256WithRSA, x509.SHA512WithRSA} {
+		rf := *in.cert
+		rf.SignatureAlgorithm = alg
+		expect(t, f.store, []*x509.Certificate{rchain[0], &rf}, at("www.example.com"), reasonNotParsed, false)
+	}
 	// Not parsed at all.
 	bare := &x509.Certificate{}
 	expect(t, f.store, []*x509.Certificate{leaf.cert, bare, chain[1]}, at("www.example.com"), reasonNotParsed, false)
@@ -223,17 +241,140 @@ func TestRuleCriticalExtension(t *testing.T) {
 
 func TestRuleSignatureAlgorithm(t *testing.T) {
 	f := fx(t)
-	leaf, _, chain := chainUnder(t, f.good, nil, nil)
-	// An ECDSA signature labelled RSA: crypto/x509 refuses it.
-	forged := *leaf.cert
-	forged.SignatureAlgorithm = x509.SHA256WithRSA
-	expect(t, f.store, []*x509.Certificate{&forged, chain[1]}, at("www.example.com"), reasonSignatureAlgorithm, false)
-	// Links signed by RSA and Ed25519 anchors: the intermediate's
-	// signature is not ECDSA.
-	for _, root := range []*node{f.rsa, f.ed} {
-		_, _, chain = chainUnder(t, root, nil, nil)
+	// A link signed with an RSA key under the name of an ECDSA anchor:
+	// crypto/x509 refuses an algorithm of another family than the key
+	// (verifying it as RSA would need an RSA key).
+	ft := caTemplate("x")
+	ft.Subject = f.good.cert.Subject
+	fake := issue(t, ft, poolKey(kRSA, 1), nil)
+	_, _, chain := chainUnder(t, fake, nil, nil)
+	expect(t, f.store, chain, at("www.example.com"), reasonSignatureAlgorithm, false)
+	// And an ECDSA signature under the name of an RSA anchor.
+	ft = caTemplate("x")
+	ft.Subject = f.rsa.cert.Subject
+	fake = issue(t, ft, poolKey(kP256, 30), nil)
+	_, _, chain = chainUnder(t, fake, nil, nil)
+	expect(t, f.store, chain, at("www.example.com"), reasonSignatureAlgorithm, false)
+	// Links signed by an Ed25519 anchor, and by an RSA anchor with RSA-PSS
+	// (crypto/x509 accepts) and SHA-1 (it refuses).
+	_, _, chain = chainUnder(t, f.ed, nil, nil)
+	expect(t, f.store, chain, at("www.example.com"), reasonSignatureAlgorithm, true)
+	for _, alg := range []x509.SignatureAlgorithm{x509.SHA256WithRSAPSS, x509.SHA384WithRSAPSS, x509.SHA512WithRSAPSS} {
+		_, _, chain = chainUnder(t, f.rsa, func(c *x509.Certificate) { c.SignatureAlgorithm = alg }, nil)
 		expect(t, f.store, chain, at("www.example.com"), reasonSignatureAlgorithm, true)
 	}
+	_, _, chain = chainUnder(t, f.rsa, func(c *x509.Certificate) { c.SignatureAlgorithm = x509.SHA1WithRSA }, nil)
+	expect(t, f.store, chain, at("www.example.com"), reasonSignatureAlgorithm, false)
+	// PKCS #1 v1.5 with SHA-256, SHA-384 and SHA-512 is taken.
+	for _, alg := range []x509.SignatureAlgorithm{x509.SHA256WithRSA, x509.SHA384WithRSA, x509.SHA512WithRSA} {
+		_, _, chain = chainUnder(t, f.rsa4096, func(c *x509.Certificate) { c.SignatureAlgorithm = alg }, nil)
+		expect(t, f.store, chain, at("www.example.com"), accepted, true)
+	}
+}
+
+// TestRuleRSAKey: RSA issuers of 2048, 3072 and 4096 bits with E = 65537
+// are verified on the fast path, anywhere on the path; other sizes and
+// exponents, and structs whose key is not what the parser makes, go to
+// crypto/x509.
+func TestRuleRSAKey(t *testing.T) {
+	f := fx(t)
+	for _, root := range []*node{f.rsa, f.rsa4096} {
+		_, _, chain := chainUnder(t, root, nil, nil)
+		expect(t, f.store, chain, at("www.example.com"), accepted, true)
+		expect(t, f.store, chain, at("www.example.com"), accepted, true) // cached
+	}
+	// RSA intermediates under ECDSA and RSA anchors, leaves signed by RSA.
+	for _, k := range []keyKind{kRSA, kRSA3072, kRSA4096} {
+		for _, root := range []*node{f.good, f.p384, f.rsa4096} {
+			in := issue(t, caTemplate(fmt.Sprintf("RSA intermediate %d", k)), poolKey(k, 1), root)
+			lf := issue(t, leafTemplate("leaf", "www.example.com"), poolKey(kP256, 21), in)
+			expect(t, f.store, []*x509.Certificate{lf.cert, in.cert}, at("www.example.com"), accepted, true)
+			expect(t, f.store, []*x509.Certificate{corrupt(t, lf.cert), in.cert}, at("www.example.com"), reasonSignature, false)
+		}
+	}
+	for _, root := range []*node{f.rsa1024, f.rsa2056, f.rsaE3} {
+		_, _, chain := chainUnder(t, root, nil, nil)
+		expect(t, f.store, chain, at("www.example.com"), reasonIssuerKey, true)
+	}
+	for _, k := range []keyKind{kRSA1024, kRSA2056, kRSAE3} {
+		in := issue(t, caTemplate(fmt.Sprintf("Odd RSA intermediate %d", k)), poolKey(k, 0), f.good)
+		lf := issue(t, leafTemplate("leaf", "www.example.com"), poolKey(kP256, 21), in)
+		expect(t, f.store, []*x509.Certificate{lf.cert, in.cert}, at("www.example.com"), reasonIssuerKey, true)
+	}
+	// Hand-made structs: after the genuine chain has warmed the link cache,
+	// a negated or nil modulus, another exponent, or a PublicKeyAlgorithm
+	// that is not RSA must not reach the cache or crypto/rsa.
+	in := issue(t, caTemplate("RSA intermediate struct"), poolKey(kRSA, 1), f.good)
+	lf := issue(t, leafTemplate("leaf", "www.example.com"), poolKey(kP256, 21), in)
+	expect(t, f.store, []*x509.Certificate{lf.cert, in.cert}, at("www.example.com"), accepted, true)
+	pub := in.cert.PublicKey.(*rsa.PublicKey)
+	for _, m := range []struct {
+		edit   func(c *x509.Certificate)
+		x509OK bool // crypto/x509's answer
+	}{
+		// crypto/rsa verifies with |N|.
+		{func(c *x509.Certificate) { c.PublicKey = &rsa.PublicKey{N: new(big.Int).Neg(pub.N), E: pub.E} }, true},
+		{func(c *x509.Certificate) { c.PublicKey = &rsa.PublicKey{E: pub.E} }, false},
+		{func(c *x509.Certificate) { c.PublicKey = &rsa.PublicKey{N: pub.N, E: 3} }, false},
+		{func(c *x509.Certificate) { c.PublicKey = &rsa.PublicKey{N: pub.N, E: 65539} }, false},
+		{func(c *x509.Certificate) { c.PublicKey = (*rsa.PublicKey)(nil) }, false}, // crypto/x509 panics
+		// CheckSignatureFrom only refuses UnknownPublicKeyAlgorithm.
+		{func(c *x509.Certificate) { c.PublicKeyAlgorithm = x509.ECDSA }, true},
+		{func(c *x509.Certificate) { c.PublicKeyAlgorithm = x509.UnknownPublicKeyAlgorithm }, false},
+	} {
+		forged := *in.cert
+		m.edit(&forged)
+		expect(t, f.store, []*x509.Certificate{lf.cert, &forged}, at("www.example.com"), reasonIssuerKey, m.x509OK)
+	}
+}
+
+// TestRuleRSAKeyIDs: a key id names the RSA key, modulus and exponent
+// both: the same modulus with another exponent is another key.
+func TestRuleRSAKeyIDs(t *testing.T) {
+	k := poolKey(kRSA, 0).(*rsa.PrivateKey)
+	id, ok := keyIDOf(&k.PublicKey)
+	if !ok {
+		t.Fatal("no id for a valid RSA key")
+	}
+	for _, o := range []*rsa.PublicKey{
+		{N: k.N, E: 3},
+		{N: new(big.Int).Add(k.N, big.NewInt(2)), E: k.E},
+		&poolKey(kRSA, 1).(*rsa.PrivateKey).PublicKey,
+	} {
+		if oid, ok := keyIDOf(o); !ok || oid == id {
+			t.Errorf("key (E = %d, N = …%x) has id %x, ok %v", o.E, o.N.Bytes()[len(o.N.Bytes())-2:], oid[:4], ok)
+		}
+	}
+	for _, bad := range []*rsa.PublicKey{nil, {E: 65537}, {N: new(big.Int).Neg(k.N), E: k.E}, {N: k.N}, {N: k.N, E: -1},
+		{N: k.N, E: 1 << 31}, {N: new(big.Int).Lsh(big.NewInt(1), 8192), E: k.E}} {
+		if _, ok := keyIDOf(bad); ok {
+			t.Errorf("an id for the invalid RSA key %v", bad)
+		}
+	}
+	if _, ok := keyIDOf(&rsa.PublicKey{N: new(big.Int).Lsh(big.NewInt(1), 8191), E: k.E}); !ok {
+		t.Error("no id for an 8192-bit modulus")
+	}
+}
+
+// TestRuleRSAGODEBUG: the link cache must not outlive a setting that
+// changes crypto/rsa's answer. Under GODEBUG=rsa1024min=0 crypto/x509
+// accepts a 512-bit RSA anchor, and refuses it again once the setting is
+// gone; the fast path never takes such a key, so Verify follows.
+func TestRuleRSAGODEBUG(t *testing.T) {
+	t.Setenv("GODEBUG", "rsa1024min=0")
+	k, err := rsa.GenerateKey(rand.Reader, 512)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := issue(t, caTemplate("Root RSA-512"), k, nil)
+	s, err := New([]*x509.Certificate{root.cert})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, chain := chainUnder(t, root, nil, nil)
+	expect(t, s, chain, at("www.example.com"), reasonIssuerKey, true)
+	os.Setenv("GODEBUG", "")
+	expect(t, s, chain, at("www.example.com"), reasonIssuerKey, false)
 }
 
 func TestRuleIssuerKey(t *testing.T) {

@@ -26,8 +26,9 @@ type Store struct {
 	pool    *x509.CertPool
 	skipped []SkippedEntry
 
-	tables   int
-	loadTime time.Duration
+	tables     int
+	tableBytes int // held by the anchor tables
+	loadTime   time.Duration
 
 	// hot holds the tables of issuing keys that are not anchors.
 	hot *hotCache
@@ -44,12 +45,9 @@ type Store struct {
 type anchor struct {
 	cert  *x509.Certificate
 	id    keyID // of the public key, when idOK
-	idOK  bool  // the key is a valid ECDSA key (see keyIDOf)
+	idOK  bool  // the key is a valid ECDSA or RSA key (see keyIDOf)
 	table keyTable
 }
-
-// keyID names an ECDSA public key (see keyIDOf).
-type keyID [32]byte
 
 type linkKey struct {
 	issuer keyID
@@ -134,7 +132,7 @@ func (s *Store) Stats() Stats {
 		SlowVerifies: s.slowCalls.Load(),
 		Declines:     make(map[string]uint64),
 	}
-	st.TableBytes = (st.Tables + st.HotTables) * tableBytes
+	st.TableBytes = s.tableBytes + hs.bytes
 	for _, e := range s.skipped {
 		if errors.Is(e.Reason, ErrDuplicate) {
 			st.Duplicates++
@@ -285,9 +283,4 @@ func keyFieldsSet(chain []*x509.Certificate) bool {
 		}
 	}
 	return true
-}
-
-func ecdsaKey(c *x509.Certificate) *ecdsa.PublicKey {
-	pub, _ := c.PublicKey.(*ecdsa.PublicKey)
-	return pub
 }
