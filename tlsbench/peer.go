@@ -289,8 +289,6 @@ func startChild(ctx context.Context, exe string, args []string, setup peerSetup)
 	return p, nil
 }
 
-func (p *peerProc) pid() int { return p.cmd.Process.Pid }
-
 // call sends a command and waits (at most timeout) for its reply. A reply
 // carrying an error is returned as an error.
 func (p *peerProc) call(cmd peerCmd, timeout time.Duration) (peerReply, error) {

@@ -214,3 +214,6 @@ func TestNoOrphans(t *testing.T) {
 		})
 	}
 }
+
+// pid is the peer process's id, for the tests that watch it exit.
+func (p *peerProc) pid() int { return p.cmd.Process.Pid }

@@ -51,22 +51,13 @@ var (
 	ErrLength = errors.New("scalar: encoding has the wrong length")
 )
 
-// Zero sets s = 0 and returns s.
-func (s *Scalar) Zero() *Scalar { *s = Scalar{}; return s }
-
 // One sets s = 1 and returns s.
 func (s *Scalar) One() *Scalar { *s = one; return s }
-
-// Set sets s = a and returns s.
-func (s *Scalar) Set(a *Scalar) *Scalar { *s = *a; return s }
 
 // Mul sets s = a·b mod n and returns s.
 //
 //p256tls:secret
 func (s *Scalar) Mul(a, b *Scalar) *Scalar { montMul(s, a, b); return s }
-
-// Square sets s = a² mod n and returns s.
-func (s *Scalar) Square(a *Scalar) *Scalar { montMul(s, a, a); return s }
 
 // Add sets s = a + b mod n and returns s.
 //
@@ -96,21 +87,6 @@ func (s *Scalar) Sub(a, b *Scalar) *Scalar {
 	s[1], c = bits.Add64(t[1], n1&m, c)
 	s[2], c = bits.Add64(t[2], n2&m, c)
 	s[3], _ = bits.Add64(t[3], n3&m, c)
-	return s
-}
-
-// Neg sets s = -a mod n and returns s.
-func (s *Scalar) Neg(a *Scalar) *Scalar {
-	var z Scalar
-	return s.Sub(&z, a)
-}
-
-// Select sets s = a if cond == 1 and s = b if cond == 0. cond must be 0 or 1.
-func (s *Scalar) Select(a, b *Scalar, cond int) *Scalar {
-	m := -uint64(cond)
-	for i := range s {
-		s[i] = b[i] ^ (m & (a[i] ^ b[i]))
-	}
 	return s
 }
 
@@ -196,29 +172,6 @@ func (s *Scalar) SetDigest(digest []byte) *Scalar {
 	montMul(s, &r, &rr)
 	return s
 }
-
-// SetWide sets s = v mod n for the 64-byte big-endian value b and returns s.
-func (s *Scalar) SetWide(b *[64]byte) *Scalar {
-	hi := limbsFromBytes((*[32]byte)(b[:32]))
-	lo := limbsFromBytes((*[32]byte)(b[32:]))
-	// v = hi·R + lo, and its Montgomery form is hi·R² + lo·R mod n, that is
-	// montMul(hi, R³) + montMul(lo, R²).
-	var h, l, th, tl Scalar
-	th, tl = Scalar(hi), Scalar(lo)
-	// Reduce each half below n first (each is < 2^256 < 2n).
-	reduceOnce(&th, &th, 0)
-	reduceOnce(&tl, &tl, 0)
-	montMul(&h, &th, &rrr)
-	montMul(&l, &tl, &rr)
-	return s.Add(&h, &l)
-}
-
-// rrr is R^3 mod n.
-var rrr = func() Scalar {
-	var t Scalar
-	montMul(&t, &rr, &rr)
-	return t
-}()
 
 // Bytes returns the 32-byte big-endian encoding of s's value.
 //

@@ -189,9 +189,6 @@ func stInverse(x *big.Int) *big.Int {
 
 func stUnaries() []stUnary {
 	return []stUnary{
-		{"Square", (*Scalar).Square, func(x *big.Int) *big.Int { return new(big.Int).Mul(x, x) }},
-		{"Neg", (*Scalar).Neg, func(x *big.Int) *big.Int { return new(big.Int).Neg(x) }},
-		{"Set", (*Scalar).Set, func(x *big.Int) *big.Int { return x }},
 		{"Invert", (*Scalar).Invert, stInverse},
 		{"InvertVartime", (*Scalar).InvertVartime, stInverse},
 	}
@@ -284,9 +281,6 @@ func TestScalarUnary(t *testing.T) {
 
 func TestScalarZeroOne(t *testing.T) {
 	z := stSentinel
-	if got := z.Zero(); got != &z || z != (Scalar{}) {
-		t.Fatalf("Zero() = %#x", z)
-	}
 	if got := z.One(); got != &z || z != stMont(big.NewInt(1)) {
 		t.Fatalf("One() = %#x", z)
 	}
@@ -301,9 +295,6 @@ func TestScalarConstants(t *testing.T) {
 	}
 	if rr != stRaw(new(big.Int).Mul(stR, stR)) {
 		t.Fatalf("rr = %#x", rr)
-	}
-	if rrr != stRaw(new(big.Int).Exp(stR, big.NewInt(3), stN)) {
-		t.Fatalf("rrr = %#x", rrr)
 	}
 	var m uint64 = n0inv
 	if m*n0+1 != 0 {
@@ -349,28 +340,6 @@ func stBool(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-func TestScalarSelect(t *testing.T) {
-	r := stRand(t)
-	for i := 0; i < 100; i++ {
-		a, b := stRandom(r), stRandom(r)
-		z := stSentinel
-		if got := z.Select(&a, &b, 1); got != &z || z != a {
-			t.Fatal("Select(a, b, 1) ≠ a")
-		}
-		if z.Select(&a, &b, 0); z != b {
-			t.Fatal("Select(a, b, 0) ≠ b")
-		}
-		z = a
-		if z.Select(&z, &b, 0); z != b {
-			t.Fatal("aliased Select(z, b, 0) ≠ b")
-		}
-		z = b
-		if z.Select(&a, &z, 1); z != a {
-			t.Fatal("aliased Select(a, z, 1) ≠ a")
-		}
-	}
 }
 
 // stOutOfRange are 256-bit integers ≥ n.
@@ -520,37 +489,6 @@ func TestScalarSetDigest(t *testing.T) {
 	}
 }
 
-func TestScalarSetWide(t *testing.T) {
-	var ws [][64]byte
-	var w [64]byte
-	ws = append(ws, w)
-	for i := range w {
-		w[i] = 0xff
-	}
-	ws = append(ws, w)
-	for _, hi := range append(stOutOfRange(), stEdgeInts()...) {
-		for _, lo := range []*big.Int{new(big.Int), stN, new(big.Int).Sub(stPow2(256), big.NewInt(1)), big.NewInt(1)} {
-			hi.FillBytes(w[:32])
-			lo.FillBytes(w[32:])
-			ws = append(ws, w)
-		}
-	}
-	r := stRand(t)
-	for i := 0; i < 500; i++ {
-		for j := range w {
-			w[j] = byte(r.Uint32())
-		}
-		ws = append(ws, w)
-	}
-	for _, w := range ws {
-		want := stMont(new(big.Int).SetBytes(w[:]))
-		z := stSentinel
-		if got := z.SetWide(&w); got != &z || z != want {
-			t.Fatalf("SetWide(%x) = %#x, want %#x", w, z, want)
-		}
-	}
-}
-
 func TestScalarAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
@@ -559,16 +497,12 @@ func TestScalarAllocs(t *testing.T) {
 	a, b := stRandom(r), stRandom(r)
 	var z Scalar
 	enc := a.Bytes()
-	var wide [64]byte
 	digest := make([]byte, 48)
 	sink := 0
 	ops := map[string]func(){
 		"Mul":           func() { z.Mul(&a, &b) },
-		"Square":        func() { z.Square(&a) },
 		"Add":           func() { z.Add(&a, &b) },
 		"Sub":           func() { z.Sub(&a, &b) },
-		"Neg":           func() { z.Neg(&a) },
-		"Select":        func() { z.Select(&a, &b, 1) },
 		"Equal":         func() { sink += a.Equal(&b) },
 		"IsZero":        func() { sink += a.IsZero() },
 		"Invert":        func() { z.Invert(&a) },
@@ -576,7 +510,6 @@ func TestScalarAllocs(t *testing.T) {
 		"SetBytes":      func() { z.SetBytes(enc[:]) },
 		"SetCanonical":  func() { z.SetCanonical([4]uint64{1, 2, 3, 4}) },
 		"SetDigest":     func() { z.SetDigest(digest) },
-		"SetWide":       func() { z.SetWide(&wide) },
 		"Bytes":         func() { enc = a.Bytes() },
 		"Canonical":     func() { c := a.Canonical(); sink += int(c[0]) },
 	}
