@@ -280,6 +280,6 @@ func TestSPIFFEConcurrentRotation(t *testing.T) {
 // signedClient makes cfg, a go-spiffe client configuration, sign its SVIDs
 // through the provider while go-spiffe's own verification stays in force.
 func signedClient(cfg *tls.Config) *tls.Config {
-	cfg.GetClientCertificate = provider.WrapGetClientCertificate(cfg.GetClientCertificate)
+	cfg.GetClientCertificate = provider.DefaultCache().WrapGetClientCertificate(cfg.GetClientCertificate)
 	return cfg
 }

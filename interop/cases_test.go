@@ -4,18 +4,16 @@ package interop
 
 import (
 	"crypto"
-	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha1"
-	"crypto/x509"
-	"math/big"
-	"sync"
-
 	"crypto/tls"
-	"github.com/p256tls/p256tls/provider"
+	"crypto/x509"
 	"regexp"
 	"strings"
+	"sync"
+
+	"github.com/p256tls/p256tls/internal/testsupport/testpki"
+	"github.com/p256tls/p256tls/provider"
 )
 
 // Generic case builders: a peer supplies a way to run its client or start
@@ -402,17 +400,17 @@ func (c *C) peerAddr() string { return "127.0.0.1:" + itoa(c.peerPort) }
 // "" means it can, and the cases run (and must pass).
 func sha1NA() string {
 	sha1Once.Do(func() {
-		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		k, err := testpki.NewKey(testpki.P256)
 		if err != nil {
 			sha1Reason = err.Error()
 			return
 		}
-		der, err := x509.CreateCertificate(rand.Reader, &x509.Certificate{SerialNumber: big.NewInt(1)}, &x509.Certificate{SerialNumber: big.NewInt(1)}, k.Public(), k)
+		n, err := testpki.Issue(&x509.Certificate{}, k, nil)
 		if err != nil {
 			sha1Reason = err.Error()
 			return
 		}
-		id, err := provider.NewIdentity(tls.Certificate{Certificate: [][]byte{der}, PrivateKey: k})
+		id, err := provider.NewIdentity(tls.Certificate{Certificate: [][]byte{n.Cert.Raw}, PrivateKey: k})
 		if err != nil {
 			sha1Reason = err.Error()
 			return

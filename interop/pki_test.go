@@ -4,21 +4,15 @@ package interop
 
 import (
 	"crypto"
-	"crypto/ecdsa"
-	"crypto/ed25519"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
 	"net"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/p256tls/p256tls/internal/testsupport/testpki"
 	"github.com/p256tls/p256tls/provider"
 	"github.com/p256tls/p256tls/truststore"
 )
@@ -82,63 +76,61 @@ type pki struct {
 	pool  *x509.CertPool
 }
 
-var serial int64
-
 func newPKI(dir string) (*pki, error) {
 	p := &pki{dir: dir}
 	err := os.MkdirAll(dir, 0o755)
+	notBefore, notAfter := time.Now().Add(-time.Hour), time.Now().Add(30*24*time.Hour)
+	key := func(alg string) crypto.Signer {
+		if err != nil {
+			return nil
+		}
+		var k crypto.Signer
+		k, err = testpki.NewKey(alg)
+		return k
+	}
 	mk := func(name string, key crypto.Signer, tmpl *x509.Certificate, parent *credential, alg x509.SignatureAlgorithm) *credential {
 		if err != nil {
 			return nil
 		}
-		serial++
-		tmpl.SerialNumber = big.NewInt(serial)
 		tmpl.Subject = pkix.Name{CommonName: "p256tls interop " + name, Organization: []string{"p256tls"}}
-		tmpl.NotBefore = time.Now().Add(-time.Hour)
-		tmpl.NotAfter = time.Now().Add(30 * 24 * time.Hour)
 		tmpl.SignatureAlgorithm = alg
-		parentCert, parentKey := tmpl, key
+		var pn *testpki.Node
 		if parent != nil {
-			parentCert, parentKey = parent.cert, parent.key
+			pn = &testpki.Node{Cert: parent.cert, Key: parent.key}
 		}
-		var der []byte
-		der, err = x509.CreateCertificate(rand.Reader, tmpl, parentCert, key.Public(), parentKey)
-		if err != nil {
+		var n *testpki.Node
+		if n, err = testpki.Issue(tmpl, key, pn); err != nil {
 			return nil
 		}
-		var cert *x509.Certificate
-		if cert, err = x509.ParseCertificate(der); err != nil {
-			return nil
-		}
-		c := &credential{name: name, cert: cert, key: key, chain: [][]byte{der}}
+		c := &credential{name: name, cert: n.Cert, key: key, chain: [][]byte{n.Cert.Raw}}
 		if parent != nil && parent.cert.IsCA && parent != p.root && parent != p.foreignRoot {
 			c.chain = append(c.chain, parent.chain...)
 		}
 		c.files, err = writeCredential(dir, c)
 		return c
 	}
+	// The templates start from testpki's and keep this matrix's key usages:
+	// CAs may also sign (digitalSignature), servers may also encipher
+	// (keyEncipherment, for RSA key exchange), each leaf has one extended
+	// key usage.
 	ca := func() *x509.Certificate {
-		return &x509.Certificate{IsCA: true, BasicConstraintsValid: true,
-			KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageCRLSign | x509.KeyUsageDigitalSignature}
+		t := testpki.CATemplate("", notBefore, notAfter)
+		t.KeyUsage |= x509.KeyUsageDigitalSignature
+		return t
 	}
 	server := func() *x509.Certificate {
-		return &x509.Certificate{DNSNames: []string{hostName},
-			IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
-			KeyUsage:    x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
-			ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+		t := testpki.LeafTemplate("", notBefore, notAfter, hostName)
+		t.IPAddresses = []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback}
+		t.KeyUsage = x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment
+		t.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
+		return t
 	}
 	client := func() *x509.Certificate {
-		return &x509.Certificate{DNSNames: []string{"client.interop.test"},
-			KeyUsage:    x509.KeyUsageDigitalSignature,
-			ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}
+		t := testpki.LeafTemplate("", notBefore, notAfter, "client.interop.test")
+		t.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}
+		return t
 	}
-	p256 := func() crypto.Signer {
-		k, e := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		if e != nil {
-			err = e
-		}
-		return k
-	}
+	p256 := func() crypto.Signer { return key(testpki.P256) }
 	p.root = mk("root", p256(), ca(), nil, x509.ECDSAWithSHA256)
 	p.foreignRoot = mk("foreign root", p256(), ca(), nil, x509.ECDSAWithSHA256)
 	interTmpl := ca()
@@ -146,21 +138,9 @@ func newPKI(dir string) (*pki, error) {
 	p.inter = mk("intermediate", p256(), interTmpl, p.root, x509.ECDSAWithSHA384)
 	p.serverP256 = mk("server P-256", p256(), server(), p.inter, x509.ECDSAWithSHA256)
 	p.peerServer = mk("peer server P-256", p256(), server(), p.inter, x509.ECDSAWithSHA256)
-	rk, e := rsa.GenerateKey(rand.Reader, 2048)
-	if e != nil {
-		return nil, e
-	}
-	p.serverRSA = mk("server RSA-2048", rk, server(), p.inter, x509.ECDSAWithSHA256)
-	k384, e := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
-	if e != nil {
-		return nil, e
-	}
-	p.serverP384 = mk("server P-384", k384, server(), p.inter, x509.ECDSAWithSHA256)
-	_, edk, e := ed25519.GenerateKey(rand.Reader)
-	if e != nil {
-		return nil, e
-	}
-	p.serverEd25519 = mk("server Ed25519", edk, server(), p.inter, x509.ECDSAWithSHA256)
+	p.serverRSA = mk("server RSA-2048", key(testpki.RSA2048), server(), p.inter, x509.ECDSAWithSHA256)
+	p.serverP384 = mk("server P-384", key(testpki.P384), server(), p.inter, x509.ECDSAWithSHA256)
+	p.serverEd25519 = mk("server Ed25519", key(testpki.Ed25519), server(), p.inter, x509.ECDSAWithSHA256)
 	p.clientP256 = mk("client P-256", p256(), client(), p.inter, x509.ECDSAWithSHA256)
 	p.foreignClient = mk("foreign client P-256", p256(), client(), p.foreignRoot, x509.ECDSAWithSHA256)
 	p.foreignServer = mk("foreign server P-256", p256(), server(), p.foreignRoot, x509.ECDSAWithSHA256)
@@ -181,18 +161,13 @@ func newPKI(dir string) (*pki, error) {
 	return p, nil
 }
 
-func pemCert(der []byte) []byte {
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-}
+func pemCert(der []byte) []byte { return testpki.CertsPEM(der) }
 
 func writeCredential(dir string, c *credential) (keyFiles, error) {
 	base := filepath.Join(dir, sanitize(c.name))
 	f := keyFiles{Cert: base + ".crt", Chain: base + ".chain.pem", Key: base + ".key", P12: base + ".p12"}
-	var chain []byte
-	for _, der := range c.chain {
-		chain = append(chain, pemCert(der)...)
-	}
-	pk, err := x509.MarshalPKCS8PrivateKey(c.key)
+	chain := testpki.CertsPEM(c.chain...)
+	keyPEM, err := testpki.KeyPEM(c.key)
 	if err != nil {
 		return f, err
 	}
@@ -202,7 +177,7 @@ func writeCredential(dir string, c *credential) (keyFiles, error) {
 	if err := os.WriteFile(f.Chain, chain, 0o644); err != nil {
 		return f, err
 	}
-	if err := os.WriteFile(f.Key, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pk}), 0o600); err != nil {
+	if err := os.WriteFile(f.Key, keyPEM, 0o600); err != nil {
 		return f, err
 	}
 	f.P12 = "" // made on demand by p12For (needs openssl)

@@ -17,7 +17,7 @@ import (
 // returns a new *tls.Certificate on every call for the same
 // *ecdsa.PrivateKey.
 //
-//   - AB-static compares that callback wrapped with WrapGetCertificate
+//   - AB-static compares that callback wrapped with DefaultCache().WrapGetCertificate
 //     (the cache finds the key's checked signer on every handshake) with
 //     the same key as a static provider identity in Certificates: the ratio
 //     wrapped/static is what the cache costs.
@@ -41,7 +41,7 @@ func BenchmarkHandshakeTLS13Dynamic(b *testing.B) {
 	}
 	static := &tls.Config{Certificates: []tls.Certificate{*id.Certificate()}, MinVersion: tls.VersionTLS13}
 	unwrapped := &tls.Config{GetCertificate: get, MinVersion: tls.VersionTLS13}
-	wrapped := &tls.Config{GetCertificate: WrapGetCertificate(get), MinVersion: tls.VersionTLS13}
+	wrapped := &tls.Config{GetCertificate: DefaultCache().WrapGetCertificate(get), MinVersion: tls.VersionTLS13}
 	b.Run("AB-static", func(b *testing.B) {
 		runAB(b, client, [2]*tls.Config{static, wrapped}, [2]string{"static", "wrapped"})
 	})

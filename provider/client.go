@@ -60,10 +60,10 @@ var (
 // Client certificates: every entry of cfg.Certificates goes through
 // DefaultCache now (P-256 keys get their checked signer; any other
 // certificate stays as it is), and cfg.GetClientCertificate is wrapped with
-// WrapGetClientCertificate. A client that keeps crypto/tls's own
-// verification (RootCAs, or a VerifyPeerCertificate such as go-spiffe's)
+// DefaultCache's WrapGetClientCertificate. A client that keeps crypto/tls's
+// own verification (RootCAs, or a VerifyPeerCertificate such as go-spiffe's)
 // and only wants its certificate signed by the provider sets
-// cfg.GetClientCertificate = WrapGetClientCertificate(cfg.GetClientCertificate)
+// cfg.GetClientCertificate = provider.DefaultCache().WrapGetClientCertificate(cfg.GetClientCertificate)
 // itself instead.
 //
 // Verification: it sets InsecureSkipVerify together with a VerifyConnection

@@ -36,8 +36,8 @@ func ServerConfig(ids *Identities) *tls.Config {
 //     keys keep their signer), and crypto/tls keeps choosing among them
 //     exactly as before; NameToCertificate, if set, is remapped;
 //   - cfg.GetCertificate (an ACME client's, a SPIFFE source's, your own) is
-//     wrapped with WrapGetCertificate: the certificates it returns sign
-//     through DefaultCache's checked signers, one per key;
+//     wrapped with DefaultCache().WrapGetCertificate: the certificates it
+//     returns sign through DefaultCache's checked signers, one per key;
 //   - cfg.GetConfigForClient is wrapped so that each configuration it
 //     returns is served as a clone whose Certificates (and
 //     NameToCertificate) go through DefaultCache and whose GetCertificate

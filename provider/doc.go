@@ -28,11 +28,12 @@
 // Certificates that arrive at run time (golang.org/x/crypto/acme/autocert,
 // github.com/caddyserver/certmagic, go-spiffe X509-SVIDs, any
 // GetCertificate or GetClientCertificate) get the same checked signing
-// through HookServerConfig(cfg), WrapGetCertificate or
-// WrapGetClientCertificate: a bounded Cache builds
-// one signer and table per key, not per certificate or handshake.
+// through HookServerConfig(cfg), or a Cache's WrapGetCertificate and
+// WrapGetClientCertificate: a bounded Cache builds one signer and table per
+// key, not per certificate or handshake.
 //
 //	cfg, err := provider.HookServerConfig(manager.TLSConfig()) // autocert, certmagic, go-spiffe
+//	cfg.GetClientCertificate = provider.DefaultCache().WrapGetClientCertificate(src.GetClientCertificate)
 //
 // Peers are verified with a truststore.Store: HookClientConfig (a client
 // checking servers; it also signs the client's own certificates),
@@ -65,21 +66,31 @@
 //     ErrNothingToHook, ErrUnlistedCertificate are its errors.
 //
 // Certificates that arrive at run time:
-//   - WrapGetCertificate, WrapGetClientCertificate: wrap an ACME, SPIFFE or
-//     other callback.
-//   - Cache, NewCache, DefaultCache, DefaultCacheSize, CacheStats: the
-//     bounded set of signers those wrappers use (Certificate, Contains,
-//     Sweep, Stats, and the Cache's own Wrap methods for a private cache).
+//   - Cache.WrapGetCertificate, Cache.WrapGetClientCertificate: wrap an
+//     ACME, SPIFFE or other callback (the one way to do it; there is no
+//     package-level copy).
+//   - Cache, DefaultCache, NewCache: the bounded set of signers;
+//     DefaultCache is the process's (512 keys), which the hooks, Client
+//     and Dialer use (wrap your own callbacks with it to share their
+//     signers); NewCache makes a private one of another size.
+//   - Cache.Certificate: convert one tls.Certificate (what the wrappers do
+//     per call), for code that holds certificates rather than callbacks.
+//   - Cache.Sweep: free the tables of keys whose certificates have all
+//     expired now, rather than when the next key arrives.
+//   - Cache.Stats, CacheStats: what the cache did (hits, builds,
+//     evictions, expired keys, fallbacks), for monitoring.
 //
 // Verifying peers with a truststore.Store:
 //   - HookClientConfig, HookClientAuth, Client, Dialer (Dial, DialContext):
 //     see above; ErrNoServerName and ErrNilStore are their handshake errors.
 //
 // Counters and errors:
-//   - Stats, Stats.Add, TotalStats: signing counters (signatures, checks,
-//     faults detected, fallbacks), per identity, set or process;
-//     truststore.Stats counts verification instead.
-//   - ExpvarName, ExpvarValue: the process view for package expvar.
+//   - Stats, TotalStats: signing counters (signatures, checks, faults
+//     detected, fallbacks), per identity (Identity.Stats), set
+//     (Identities.Stats) or process; truststore.Stats counts verification
+//     instead.
+//   - ExpvarValue: the process view, for the program to publish with
+//     package expvar under a name of its choice.
 //   - ErrNoCertificate, ErrNoPrivateKey, ErrKeyMismatch, ErrEncryptedKey,
 //     ErrUnsupportedKey: why an identity was refused (errors.Is); FileError:
 //     which file, for LoadIdentity and LoadIdentities.

@@ -3,7 +3,6 @@ package provider
 import (
 	"bytes"
 	"context"
-	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/subtle"
@@ -14,10 +13,10 @@ import (
 	"time"
 )
 
-// DefaultCacheSize is the number of keys the default Cache holds, and the
-// size NewCache uses for a size <= 0. One entry costs about 33 KiB (the
-// key's table), so the default bounds the cache at about 17 MiB.
-const DefaultCacheSize = 512
+// defaultCacheSize is the number of keys DefaultCache holds, and the size
+// NewCache uses for a size <= 0. One entry costs about 33 KiB (the key's
+// table), so the default bounds the cache at about 17 MiB.
+const defaultCacheSize = 512
 
 // Cache turns certificates that arrive at run time (from
 // tls.Config.GetCertificate, an ACME client such as autocert or certmagic,
@@ -97,17 +96,19 @@ type entry struct {
 	notAfter time.Time // the latest NotAfter among leaves
 }
 
-var defaultCache = NewCache(DefaultCacheSize)
+var defaultCache = NewCache(defaultCacheSize)
 
-// DefaultCache returns the cache used by WrapGetCertificate,
-// WrapGetClientCertificate, HookServerConfig, HookClientConfig, Client and Dialer.
+// DefaultCache returns the process's cache, the one HookServerConfig,
+// HookClientConfig, Client and Dialer use: 512 keys (about 17 MiB of
+// tables at most). Wrap a callback with DefaultCache().WrapGetCertificate
+// to share it; its Stats show the hooks' conversions.
 func DefaultCache() *Cache { return defaultCache }
 
-// NewCache returns an empty cache holding at most size keys
-// (DefaultCacheSize if size <= 0).
+// NewCache returns an empty cache holding at most size keys (512, as
+// DefaultCache, if size <= 0). One key costs about 33 KiB (its table).
 func NewCache(size int) *Cache {
 	if size <= 0 {
-		size = DefaultCacheSize
+		size = defaultCacheSize
 	}
 	c := &Cache{size: size, now: time.Now, entries: make(map[string]*entry)}
 	c.head.next, c.head.prev = &c.head, &c.head
@@ -125,36 +126,6 @@ func (c *Cache) Stats() CacheStats {
 		Fallbacks: c.fallbacks.Load(), BuildFailures: c.failures.Load(),
 		Entries: n, Size: c.size,
 	}
-}
-
-// Contains reports whether the cache holds a signer for pub, a P-256
-// *ecdsa.PublicKey (false for any other key). It does not count as a use.
-func (c *Cache) Contains(pub crypto.PublicKey) bool {
-	p, ok := pub.(*ecdsa.PublicKey)
-	if !ok || p.Curve != elliptic.P256() {
-		return false
-	}
-	enc, err := p.Bytes()
-	if err != nil {
-		return false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e := c.entries[string(enc)]
-	return e != nil && e.k != nil
-}
-
-// WrapGetCertificate returns a tls.Config.GetCertificate that calls f and
-// returns its certificate with the private key replaced by the checked comb
-// signer of DefaultCache (see Cache.WrapGetCertificate).
-func WrapGetCertificate(f func(*tls.ClientHelloInfo) (*tls.Certificate, error)) func(*tls.ClientHelloInfo) (*tls.Certificate, error) {
-	return defaultCache.WrapGetCertificate(f)
-}
-
-// WrapGetClientCertificate is WrapGetCertificate for a client's
-// tls.Config.GetClientCertificate (mutual TLS).
-func WrapGetClientCertificate(f func(*tls.CertificateRequestInfo) (*tls.Certificate, error)) func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
-	return defaultCache.WrapGetClientCertificate(f)
 }
 
 // WrapGetCertificate returns a tls.Config.GetCertificate that calls f and,

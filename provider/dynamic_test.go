@@ -82,7 +82,7 @@ func TestWrapGetCertificateHandshakes(t *testing.T) {
 		}
 	}
 	wantCacheStats(t, c, CacheStats{Hits: 5, Builds: 1, Entries: 1})
-	if DefaultCache().size != DefaultCacheSize {
+	if DefaultCache().size != defaultCacheSize {
 		t.Fatalf("default cache size %d", DefaultCache().size)
 	}
 }
@@ -198,20 +198,21 @@ func TestCacheFallbacks(t *testing.T) {
 }
 
 func TestWrapCallbacksPassThrough(t *testing.T) {
-	if WrapGetCertificate(nil) != nil || WrapGetClientCertificate(nil) != nil {
+	dc := DefaultCache()
+	if dc.WrapGetCertificate(nil) != nil || dc.WrapGetClientCertificate(nil) != nil {
 		t.Fatal("a nil callback must stay nil")
 	}
 	errBoom := errFor("boom")
-	gc := WrapGetCertificate(func(*tls.ClientHelloInfo) (*tls.Certificate, error) { return nil, errBoom })
+	gc := dc.WrapGetCertificate(func(*tls.ClientHelloInfo) (*tls.Certificate, error) { return nil, errBoom })
 	if c, err := gc(&tls.ClientHelloInfo{}); c != nil || err != errBoom {
 		t.Fatalf("got %v, %v", c, err)
 	}
-	gcc := WrapGetClientCertificate(func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return nil, nil })
+	gcc := dc.WrapGetClientCertificate(func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return nil, nil })
 	if c, err := gcc(&tls.CertificateRequestInfo{}); c != nil || err != nil {
 		t.Fatalf("got %v, %v", c, err)
 	}
 	empty := &tls.Certificate{}
-	gcc = WrapGetClientCertificate(func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return empty, nil })
+	gcc = dc.WrapGetClientCertificate(func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return empty, nil })
 	if c, err := gcc(&tls.CertificateRequestInfo{}); c != empty || err != nil {
 		t.Fatalf("got %v, %v", c, err)
 	}
@@ -236,12 +237,12 @@ func TestCacheLRU(t *testing.T) {
 	c.Certificate(ctx, &certs[2]) // evicts 1
 	wantCacheStats(t, c, CacheStats{Hits: 1, Builds: 3, Evictions: 1, Entries: 2})
 	for i, want := range []bool{true, false, true} {
-		if got := c.Contains(certs[i].PrivateKey.(crypto.Signer).Public()); got != want {
-			t.Fatalf("Contains(key %d) = %v, want %v", i, got, want)
+		if got := c.holds(certs[i].PrivateKey.(crypto.Signer).Public()); got != want {
+			t.Fatalf("holds(key %d) = %v, want %v", i, got, want)
 		}
 	}
-	if c.Contains(newKey(t, "P-384").Public()) || c.Contains(nil) {
-		t.Fatal("Contains accepted a key that is not P-256")
+	if c.holds(newKey(t, "P-384").Public()) || c.holds(nil) {
+		t.Fatal("holds accepted a key that is not P-256")
 	}
 	wantCacheStats(t, c, CacheStats{Hits: 1, Builds: 3, Evictions: 1, Entries: 2})
 	if c.Certificate(ctx, &certs[0]).PrivateKey != k0 {

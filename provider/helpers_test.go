@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto"
 	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
@@ -284,4 +285,28 @@ func statsDelta(after, before Stats) Stats {
 		FaultsDetected: after.FaultsDetected - before.FaultsDetected,
 		Fallbacks:      after.Fallbacks - before.Fallbacks,
 	}
+}
+
+// liveKeys reports how many signing keys are currently registered (the
+// tests that check keys are retired).
+func liveKeys() int {
+	_, n := reg.total()
+	return n
+}
+
+// holds reports whether c holds a signer for pub, a P-256 *ecdsa.PublicKey
+// (false for any other key), without counting as a use.
+func (c *Cache) holds(pub crypto.PublicKey) bool {
+	p, ok := pub.(*ecdsa.PublicKey)
+	if !ok || p.Curve != elliptic.P256() {
+		return false
+	}
+	enc, err := p.Bytes()
+	if err != nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[string(enc)]
+	return e != nil && e.k != nil
 }

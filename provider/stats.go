@@ -25,8 +25,8 @@ type Stats struct {
 	Fallbacks uint64 `json:"fallbacks"`
 }
 
-// Add returns the field-wise sum of s and o.
-func (s Stats) Add(o Stats) Stats {
+// add returns the field-wise sum of s and o.
+func (s Stats) add(o Stats) Stats {
 	return Stats{
 		Signatures:     s.Signatures + o.Signatures,
 		Checks:         s.Checks + o.Checks,
@@ -51,7 +51,7 @@ type counters struct {
 func (c *counters) snapshot() Stats {
 	s := Stats{Fallbacks: c.fallbacks.Load()}
 	if c.stats != nil {
-		s = s.Add(c.stats())
+		s = s.add(c.stats())
 	}
 	return s
 }
@@ -82,7 +82,7 @@ func (r *registry) retire(c *counters) {
 	final := c.snapshot()
 	r.mu.Lock()
 	delete(r.live, c)
-	r.retired = r.retired.Add(final)
+	r.retired = r.retired.add(final)
 	r.mu.Unlock()
 }
 
@@ -91,7 +91,7 @@ func (r *registry) total() (Stats, int) {
 	defer r.mu.Unlock()
 	t := r.retired
 	for c := range r.live {
-		t = t.Add(c.snapshot())
+		t = t.add(c.snapshot())
 	}
 	return t, len(r.live)
 }
@@ -101,12 +101,6 @@ func (r *registry) total() (Stats, int) {
 func TotalStats() Stats {
 	t, _ := reg.total()
 	return t
-}
-
-// liveKeys reports how many signing keys are currently registered.
-func liveKeys() int {
-	_, n := reg.total()
-	return n
 }
 
 // expvarKey describes one live key in the published expvar document.
@@ -128,7 +122,7 @@ func snapshotDoc() expvarDoc {
 	doc := expvarDoc{Total: reg.retired, Live: len(reg.live), Keys: make([]expvarKey, 0, len(reg.live))}
 	for c := range reg.live {
 		s := c.snapshot()
-		doc.Total = doc.Total.Add(s)
+		doc.Total = doc.Total.add(s)
 		doc.Keys = append(doc.Keys, expvarKey{Name: c.label, Algorithm: c.algorithm, Stats: s})
 	}
 	reg.mu.Unlock()
@@ -141,17 +135,13 @@ func snapshotDoc() expvarDoc {
 	return doc
 }
 
-// ExpvarName is the name to publish the counters under with package expvar
-// (and therefore serve them at /debug/vars): see ExpvarValue.
-const ExpvarName = "p256tls"
-
 // ExpvarValue returns the process's counters as a JSON-encodable document:
 // the total (as TotalStats), the number of live keys, and each live key's
 // name, algorithm and counters. Importing provider publishes nothing and
 // imports neither expvar nor net/http; a program that wants the counters
-// served publishes them itself:
+// served publishes them itself, under a name of its choice:
 //
-//	expvar.Publish(provider.ExpvarName, expvar.Func(provider.ExpvarValue))
+//	expvar.Publish("p256tls", expvar.Func(provider.ExpvarValue))
 //
 // (importing expvar registers /debug/vars on http.DefaultServeMux: public
 // servers should use their own mux).
@@ -166,7 +156,7 @@ func (s *Identities) Stats() Stats {
 	for _, id := range s.List() {
 		if !seen[id.k] {
 			seen[id.k] = true
-			t = t.Add(id.Stats())
+			t = t.add(id.Stats())
 		}
 	}
 	return t

@@ -13,17 +13,20 @@ import (
 	"time"
 )
 
+// expvarTestName is the name the expvar test publishes under.
+const expvarTestName = "p256tls"
+
 func TestExpvar(t *testing.T) {
 	id := newIdentity(t, "Ed25519", "expvar.test")
 	srv := startServer(t, ServerConfig(NewIdentities(id)))
 	if _, err := handshake(srv.addr(), clientConfig("expvar.test")); err != nil {
 		t.Fatal(err)
 	}
-	if expvar.Get(ExpvarName) != nil {
+	if expvar.Get(expvarTestName) != nil {
 		t.Fatal("importing provider published an expvar")
 	}
-	expvar.Publish(ExpvarName, expvar.Func(ExpvarValue))
-	v := expvar.Get(ExpvarName)
+	expvar.Publish(expvarTestName, expvar.Func(ExpvarValue))
+	v := expvar.Get(expvarTestName)
 	var doc expvarDoc
 	if err := json.Unmarshal([]byte(v.String()), &doc); err != nil {
 		t.Fatalf("%s: %v", v.String(), err)

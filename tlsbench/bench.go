@@ -25,7 +25,7 @@ import (
 // A dynamic server row serves the certificate from a GetCertificate that
 // returns a new *tls.Certificate on every handshake, as ACME clients
 // (autocert, certmagic) and SPIFFE sources do: the standard column serves
-// it as it is, the p256tls column through provider.WrapGetCertificate.
+// it as it is, the p256tls column through provider.DefaultCache().WrapGetCertificate.
 type hsRow struct {
 	s       scenario
 	side    string // "server" or "client"

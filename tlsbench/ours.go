@@ -39,10 +39,10 @@ func oursCertificate(std tls.Certificate) (cert tls.Certificate, note string, st
 }
 
 // oursGetCertificate wraps a GetCertificate with the provider's cache
-// (provider.WrapGetCertificate): the certificates it returns sign with their
+// (provider.DefaultCache().WrapGetCertificate): the certificates it returns sign with their
 // key's checked comb signer, built once per key.
 func oursGetCertificate(get func(*tls.ClientHelloInfo) (*tls.Certificate, error)) func(*tls.ClientHelloInfo) (*tls.Certificate, error) {
-	return provider.WrapGetCertificate(get)
+	return provider.DefaultCache().WrapGetCertificate(get)
 }
 
 // oursDynamicStats returns what to call after a GetCertificate row: it
@@ -52,7 +52,7 @@ func oursDynamicStats() func() string {
 	s0, c0 := provider.TotalStats(), provider.DefaultCache().Stats()
 	return func() string {
 		s, c := provider.TotalStats(), provider.DefaultCache().Stats()
-		return fmt.Sprintf("a GetCertificate returning a new *tls.Certificate per handshake (as autocert, certmagic and go-spiffe do), wrapped by provider.WrapGetCertificate: %d signatures by the comb signer, %d checks, %d faults detected; its cache: %d hits, %d tables built, %d certificates passed through unchanged",
+		return fmt.Sprintf("a GetCertificate returning a new *tls.Certificate per handshake (as autocert, certmagic and go-spiffe do), wrapped by provider.DefaultCache().WrapGetCertificate: %d signatures by the comb signer, %d checks, %d faults detected; its cache: %d hits, %d tables built, %d certificates passed through unchanged",
 			s.Signatures-s0.Signatures, s.Checks-s0.Checks, s.FaultsDetected-s0.FaultsDetected,
 			c.Hits-c0.Hits, c.Builds-c0.Builds, c.Fallbacks-c0.Fallbacks)
 	}

@@ -73,23 +73,6 @@ func (s *Scalar) Add(a, b *Scalar) *Scalar {
 	return s
 }
 
-// Sub sets s = a - b mod n and returns s.
-func (s *Scalar) Sub(a, b *Scalar) *Scalar {
-	var t Scalar
-	var br uint64
-	t[0], br = bits.Sub64(a[0], b[0], 0)
-	t[1], br = bits.Sub64(a[1], b[1], br)
-	t[2], br = bits.Sub64(a[2], b[2], br)
-	t[3], br = bits.Sub64(a[3], b[3], br)
-	m := -br
-	var c uint64
-	s[0], c = bits.Add64(t[0], n0&m, 0)
-	s[1], c = bits.Add64(t[1], n1&m, c)
-	s[2], c = bits.Add64(t[2], n2&m, c)
-	s[3], _ = bits.Add64(t[3], n3&m, c)
-	return s
-}
-
 // Equal returns 1 if s == a and 0 otherwise.
 func (s *Scalar) Equal(a *Scalar) int {
 	return ct.IsZero((s[0] ^ a[0]) | (s[1] ^ a[1]) | (s[2] ^ a[2]) | (s[3] ^ a[3]))

@@ -42,11 +42,8 @@ const (
 // errorPfx begins every error message of the package.
 const errorPfx = "testpki: "
 
-// Algorithms lists every name NewKey accepts, in a fixed order.
-var Algorithms = []string{P224, P256, P384, P521, Ed25519, RSA2048, RSA4096}
-
-// NewKey returns a fresh private key of the named algorithm (one of
-// Algorithms): an *ecdsa.PrivateKey, an ed25519.PrivateKey or an
+// NewKey returns a fresh private key of the named algorithm (one of the
+// constants above): an *ecdsa.PrivateKey, an ed25519.PrivateKey or an
 // *rsa.PrivateKey. An unknown name is an error. RSA keys take tens (2048)
 // or hundreds (4096) of milliseconds; Pooled shares them.
 func NewKey(alg string) (crypto.Signer, error) {
@@ -146,21 +143,21 @@ type Node struct {
 
 var serial atomic.Int64
 
-// NextSerial returns a serial number no other call in this process
+// nextSerial returns a serial number no other call in this process
 // returns: 1, 2, 3, ...
-func NextSerial() *big.Int { return big.NewInt(serial.Add(1)) }
+func nextSerial() *big.Int { return big.NewInt(serial.Add(1)) }
 
 // Issue makes the certificate described by tmpl for key's public key,
 // signed by parent's key under parent's name, or self-signed by key when
 // parent is nil, and returns it parsed with key. It first sets
-// tmpl.SerialNumber to NextSerial() (tmpl is otherwise the caller's, used
+// tmpl.SerialNumber to a serial number unique in the process (tmpl is otherwise the caller's, used
 // as it is). crypto/x509's errors (a key that cannot sign, a template it
 // refuses) are returned wrapped; tmpl keeps its new serial.
 func Issue(tmpl *x509.Certificate, key crypto.Signer, parent *Node) (*Node, error) {
 	if key == nil {
 		return nil, fmt.Errorf(errorPfx + "nil key")
 	}
-	tmpl.SerialNumber = NextSerial()
+	tmpl.SerialNumber = nextSerial()
 	pc, pk := tmpl, key
 	if parent != nil {
 		pc, pk = parent.Cert, parent.Key
