@@ -57,7 +57,7 @@ func TestLoadFileReportsBadEntries(t *testing.T) {
 		t.Errorf("entry 5: %v, want a duplicate", sk[3].Reason)
 	}
 	st := s.Stats()
-	if st.Anchors != 3 || st.Tables != 2 || st.Skipped != 6 || st.TableBytes != 2*tableBytes {
+	if st.Anchors != 3 || st.Tables != 3 || st.Skipped != 6 || st.TableBytes != 2*tableBytes+tableBytes384 {
 		t.Errorf("stats %+v", st)
 	}
 }
