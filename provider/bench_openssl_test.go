@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/p256tls/p256tls/internal/testsupport/cputime"
 )
 
 // BenchmarkHandshakeTLS13OpenSSLClient is BenchmarkHandshakeTLS13/AB with a
@@ -38,8 +40,8 @@ import (
 // both sides have them. Skipped when openssl is not installed.
 func BenchmarkHandshakeTLS13OpenSSLClient(b *testing.B) {
 	openssl := lookPath(b, "openssl")
-	if _, ok := threadCPUTime(); !ok {
-		b.Skip("needs the thread CPU clock (Linux)")
+	if _, err := cputime.Thread(); err != nil {
+		b.Skip(err)
 	}
 	priv := newKey(b, "P-256").(*ecdsa.PrivateKey)
 	raw := ca(b).issue(b, priv, "localhost")
@@ -84,9 +86,9 @@ func BenchmarkHandshakeTLS13OpenSSLClient(b *testing.B) {
 				defer runtime.UnlockOSThread()
 				srv := tls.Server(c, cfgs[s])
 				c.SetDeadline(time.Now().Add(10 * time.Second))
-				c0, _ := threadCPUTime()
+				c0, _ := cputime.Thread()
 				err := srv.Handshake()
-				c1, _ := threadCPUTime()
+				c1, _ := cputime.Thread()
 				if err != nil {
 					failures.Add(1)
 					return

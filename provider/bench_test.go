@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/p256tls/p256tls/internal/testsupport/cputime"
 )
 
 // An in-memory, buffered connection pair. The server end records how long
@@ -103,11 +105,11 @@ func serverHandshake(client, scfg *tls.Config) (wall, cpu time.Duration, err err
 	cli, srv := tls.Client(cc, client), tls.Server(sc, scfg)
 	done := make(chan error, 1)
 	go func() { done <- cli.Handshake() }()
-	cpu0, _ := threadCPUTime()
+	cpu0, _ := cputime.Thread()
 	start := time.Now()
 	err = srv.Handshake()
 	wall = time.Since(start) - sc.waited
-	cpu1, _ := threadCPUTime()
+	cpu1, _ := cputime.Thread()
 	if cerr := <-done; err == nil {
 		err = cerr
 	}
@@ -169,7 +171,8 @@ func BenchmarkHandshakeTLS13(b *testing.B) {
 		b.Run(s.name, func(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			_, haveCPU := threadCPUTime()
+			_, cerr := cputime.Thread()
+			haveCPU := cerr == nil
 			var wall time.Duration
 			cpu := make([]time.Duration, 0, b.N)
 			b.ReportAllocs()
@@ -198,8 +201,8 @@ func BenchmarkHandshakeTLS13(b *testing.B) {
 func runAB(b *testing.B, client *tls.Config, cfgs [2]*tls.Config, names [2]string) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if _, ok := threadCPUTime(); !ok {
-		b.Skip("needs the thread CPU clock (Linux)")
+	if _, err := cputime.Thread(); err != nil {
+		b.Skip(err)
 	}
 	var ab abTally
 	for ab.blocks*abBlock < b.N {
@@ -272,15 +275,16 @@ func BenchmarkSign(b *testing.B) {
 		b.Run(s.name, func(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			_, haveCPU := threadCPUTime()
+			_, cerr := cputime.Thread()
+			haveCPU := cerr == nil
 			cpu := make([]time.Duration, 0, b.N)
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				c0, _ := threadCPUTime()
+				c0, _ := cputime.Thread()
 				if _, err := s.signer.Sign(rand.Reader, digest, crypto.SHA256); err != nil {
 					b.Fatal(err)
 				}
-				c1, _ := threadCPUTime()
+				c1, _ := cputime.Thread()
 				cpu = append(cpu, c1-c0)
 			}
 			if haveCPU {

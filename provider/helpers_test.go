@@ -4,17 +4,12 @@ import (
 	"bytes"
 	"crypto"
 	"crypto/ecdsa"
-	"crypto/ed25519"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
 	"io"
-	"math/big"
 	"net"
 	"os"
 	"path/filepath"
@@ -23,11 +18,11 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/p256tls/p256tls/internal/testsupport/testpki"
 )
 
-// Test PKI, generated in-process.
-
-var serial atomic.Int64
+// Test PKI, generated in-process (internal/testsupport/testpki).
 
 type testCA struct {
 	cert *x509.Certificate
@@ -44,87 +39,39 @@ var (
 // ca returns a P-256 certificate authority shared by the tests of the
 // process.
 func ca(t testing.TB) *testCA {
+	t.Helper()
 	caOnce.Do(func() {
-		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		if err != nil {
-			panic(err)
-		}
-		tmpl := &x509.Certificate{
-			SerialNumber:          big.NewInt(serial.Add(1)),
-			Subject:               pkix.Name{CommonName: "p256tls test CA"},
-			NotBefore:             time.Now().Add(-time.Hour),
-			NotAfter:              time.Now().Add(24 * time.Hour),
-			IsCA:                  true,
-			BasicConstraintsValid: true,
-			KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
-		}
-		der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &k.PublicKey, k)
-		if err != nil {
-			panic(err)
-		}
-		c, _ := x509.ParseCertificate(der)
+		tmpl := testpki.CATemplate("p256tls test CA", time.Now().Add(-time.Hour), time.Now().Add(24*time.Hour))
+		n := testpki.MustIssue(t, tmpl, testpki.MustKey(t, testpki.P256), nil)
 		pool := x509.NewCertPool()
-		pool.AddCert(c)
-		sharedCA = &testCA{cert: c, key: k, pool: pool,
-			pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
+		pool.AddCert(n.Cert)
+		sharedCA = &testCA{cert: n.Cert, key: n.Key, pool: pool, pem: testpki.CertsPEM(n.Cert.Raw)}
 	})
+	if sharedCA == nil {
+		t.Fatal("the shared test CA could not be made")
+	}
 	return sharedCA
 }
 
-var (
-	rsaOnce sync.Once
-	rsaKey  *rsa.PrivateKey
-)
-
-// newKey returns a fresh key of the named algorithm (RSA-2048 keys are
-// generated once per process: they are slow to make).
+// newKey returns a fresh key of the named algorithm (testpki's names); the
+// RSA-2048 key is the same one for the whole process: RSA keys are slow to
+// make.
 func newKey(t testing.TB, alg string) crypto.Signer {
 	t.Helper()
-	var k crypto.Signer
-	var err error
-	switch alg {
-	case "P-256":
-		k, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	case "P-384":
-		k, err = ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
-	case "P-521":
-		k, err = ecdsa.GenerateKey(elliptic.P521(), rand.Reader)
-	case "P-224":
-		k, err = ecdsa.GenerateKey(elliptic.P224(), rand.Reader)
-	case "Ed25519":
-		_, k, err = ed25519.GenerateKey(rand.Reader)
-	case "RSA-2048":
-		rsaOnce.Do(func() { rsaKey, err = rsa.GenerateKey(rand.Reader, 2048) })
-		k = rsaKey
-	default:
-		t.Fatalf("unknown algorithm %q", alg)
+	if alg == testpki.RSA2048 {
+		return testpki.MustPooled(t, alg, 0)
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
+	return testpki.MustKey(t, alg)
 }
 
 // issue makes a leaf certificate for key, signed by the test CA, valid for
 // names (DNS names) and for the loopback addresses.
 func (c *testCA) issue(t testing.TB, key crypto.Signer, names ...string) tls.Certificate {
 	t.Helper()
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(serial.Add(1)),
-		Subject:      pkix.Name{CommonName: firstOr(names, "p256tls test")},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
-		DNSNames:     names,
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, c.cert, key.Public(), c.key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leaf, _ := x509.ParseCertificate(der)
-	return tls.Certificate{Certificate: [][]byte{der, c.cert.Raw}, PrivateKey: key, Leaf: leaf}
+	tmpl := testpki.LeafTemplate(firstOr(names, "p256tls test"), time.Now().Add(-time.Hour), time.Now().Add(24*time.Hour), names...)
+	tmpl.IPAddresses = []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback}
+	n := testpki.MustIssue(t, tmpl, key, &testpki.Node{Cert: c.cert, Key: c.key})
+	return tls.Certificate{Certificate: [][]byte{n.Cert.Raw, c.cert.Raw}, PrivateKey: key, Leaf: n.Cert}
 }
 
 func firstOr(s []string, def string) string {
@@ -145,13 +92,7 @@ func newIdentity(t testing.TB, alg string, names ...string) *Identity {
 }
 
 // chainPEM encodes a certificate chain.
-func chainPEM(cert tls.Certificate) []byte {
-	var b bytes.Buffer
-	for _, der := range cert.Certificate {
-		pem.Encode(&b, &pem.Block{Type: "CERTIFICATE", Bytes: der})
-	}
-	return b.Bytes()
-}
+func chainPEM(cert tls.Certificate) []byte { return testpki.CertsPEM(cert.Certificate...) }
 
 // keyPEM encodes a private key as "pkcs8", "sec1" or "pkcs1".
 func keyPEM(t testing.TB, priv any, format string) []byte {

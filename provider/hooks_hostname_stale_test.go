@@ -6,6 +6,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/p256tls/p256tls/internal/testsupport/testpki"
 )
 
 // TestHookClientConfigStaleName is the regression test of a stale host name:
@@ -18,12 +20,10 @@ import (
 func TestHookClientConfigStaleName(t *testing.T) {
 	p := newTLSPKI(t)
 	leafFor := func(dns []string, ips []net.IP) tls.Certificate {
-		tm := leafTemplate("stale", dns...)
-		tm.NotBefore, tm.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
+		tm := testpki.LeafTemplate("stale", time.Now().Add(-time.Hour), time.Now().Add(time.Hour), dns...)
 		tm.IPAddresses = ips
 		tm.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
-		n := issue(t, tm, hookKey(t), p.inter)
-		return tls.Certificate{Certificate: [][]byte{n.cert.Raw, p.inter.cert.Raw}, PrivateKey: n.key, Leaf: n.cert}
+		return p.issueLeaf(t, tm)
 	}
 	dnsOnly := leafFor([]string{"good.example"}, nil)
 	v4Only := leafFor(nil, []net.IP{net.IPv4(127, 0, 0, 1)})

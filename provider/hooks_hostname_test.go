@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/p256tls/p256tls/internal/testsupport/testpki"
 )
 
 // hostPKI is newTLSPKI's CA with leaves naming different hosts.
@@ -23,12 +25,10 @@ func newHostPKI(t *testing.T) *hostPKI {
 	t.Helper()
 	p := &hostPKI{tlsPKI: newTLSPKI(t), leaves: map[string]tls.Certificate{}}
 	mk := func(label string, dns []string, ips ...net.IP) {
-		tm := leafTemplate(label, dns...)
-		tm.NotBefore, tm.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
+		tm := testpki.LeafTemplate(label, time.Now().Add(-time.Hour), time.Now().Add(time.Hour), dns...)
 		tm.IPAddresses = ips
 		tm.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
-		n := issue(t, tm, hookKey(t), p.inter)
-		p.leaves[label] = tls.Certificate{Certificate: [][]byte{n.cert.Raw, p.inter.cert.Raw}, PrivateKey: n.key, Leaf: n.cert}
+		p.leaves[label] = p.issueLeaf(t, tm)
 	}
 	v4, v6 := net.IPv4(127, 0, 0, 1), net.IPv6loopback
 	mk("dns", []string{"good.example"})

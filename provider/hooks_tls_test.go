@@ -10,13 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/p256tls/p256tls/internal/testsupport/testpki"
 	"github.com/p256tls/p256tls/truststore"
 	"github.com/quic-go/quic-go"
 )
 
 // tlsPKI is a root, an intermediate and leaves for handshakes, valid now.
 type tlsPKI struct {
-	root, inter    *node
+	root, inter    *testpki.Node
 	server, client tls.Certificate
 	clientServer   tls.Certificate // a client certificate with ServerAuth only
 	store, other   *truststore.Store
@@ -25,33 +26,40 @@ type tlsPKI struct {
 func newTLSPKI(t *testing.T) *tlsPKI {
 	t.Helper()
 	now := time.Now()
-	ca := func(cn string, idx int, parent *node) *node {
-		tm := caTemplate(cn)
-		tm.NotBefore, tm.NotAfter = now.Add(-time.Hour), now.Add(24*time.Hour)
-		return issue(t, tm, hookKey(t), parent)
+	ca := func(cn string, idx int, parent *testpki.Node) *testpki.Node {
+		tm := testpki.CATemplate(cn, now.Add(-time.Hour), now.Add(24*time.Hour))
+		return testpki.MustIssue(t, tm, testpki.MustKey(t, testpki.P256), parent)
 	}
 	p := &tlsPKI{}
 	p.root = ca("TLS root", 35, nil)
 	p.inter = ca("TLS intermediate", 36, p.root)
 	leaf := func(cn string, idx int, eku x509.ExtKeyUsage, dns ...string) tls.Certificate {
-		tm := leafTemplate(cn, dns...)
-		tm.NotBefore, tm.NotAfter = now.Add(-time.Hour), now.Add(time.Hour)
+		tm := testpki.LeafTemplate(cn, now.Add(-time.Hour), now.Add(time.Hour), dns...)
 		tm.IPAddresses = []net.IP{net.IPv4(127, 0, 0, 1)}
 		tm.ExtKeyUsage = []x509.ExtKeyUsage{eku}
-		n := issue(t, tm, hookKey(t), p.inter)
-		return tls.Certificate{Certificate: [][]byte{n.cert.Raw, p.inter.cert.Raw}, PrivateKey: n.key, Leaf: n.cert}
+		return p.issueLeaf(t, tm)
 	}
 	p.server = leaf("server", 37, x509.ExtKeyUsageServerAuth, "server.test")
 	p.client = leaf("client", 38, x509.ExtKeyUsageClientAuth)
 	p.clientServer = leaf("client-server", 39, x509.ExtKeyUsageServerAuth)
 	var err error
-	if p.store, err = truststore.New([]*x509.Certificate{p.root.cert}); err != nil {
+	if p.store, err = truststore.New([]*x509.Certificate{p.root.Cert}); err != nil {
 		t.Fatal(err)
 	}
-	if p.other, err = truststore.New([]*x509.Certificate{otherAnchor(t)}); err != nil {
+	other := testpki.MustIssue(t, testpki.CATemplate("unrelated root", now.Add(-time.Hour), now.Add(24*time.Hour)),
+		testpki.MustKey(t, testpki.P256), nil)
+	if p.other, err = truststore.New([]*x509.Certificate{other.Cert}); err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// issueLeaf issues tm for a fresh P-256 key under the intermediate and
+// returns it with the chain a server sends (leaf, intermediate).
+func (p *tlsPKI) issueLeaf(t testing.TB, tm *x509.Certificate) tls.Certificate {
+	t.Helper()
+	n := testpki.MustIssue(t, tm, testpki.MustKey(t, testpki.P256), p.inter)
+	return tls.Certificate{Certificate: [][]byte{n.Cert.Raw, p.inter.Cert.Raw}, PrivateKey: n.Key, Leaf: n.Cert}
 }
 
 // handshake runs a crypto/tls handshake over a pipe; it returns the client's
@@ -148,7 +156,7 @@ func TestTLSClientRejects(t *testing.T) {
 	badLeaf := append([]byte(nil), p.server.Leaf.Raw...)
 	badLeaf[len(badLeaf)-1] ^= 1
 	badSig.Leaf = nil
-	badSig.Certificate = [][]byte{badLeaf, p.inter.cert.Raw}
+	badSig.Certificate = [][]byte{badLeaf, p.inter.Cert.Raw}
 	cases := []struct {
 		name   string
 		client *tls.Config

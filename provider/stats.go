@@ -156,3 +156,18 @@ const ExpvarName = "p256tls"
 // (importing expvar registers /debug/vars on http.DefaultServeMux: public
 // servers should use their own mux).
 func ExpvarValue() any { return snapshotDoc() }
+
+// Stats sums the counters of the identities currently in service (a key
+// shared by several identities is counted once). Counts of identities
+// replaced by a reload are not included; TotalStats includes them.
+func (s *Identities) Stats() Stats {
+	var t Stats
+	seen := make(map[*key]bool)
+	for _, id := range s.List() {
+		if !seen[id.k] {
+			seen[id.k] = true
+			t = t.Add(id.Stats())
+		}
+	}
+	return t
+}

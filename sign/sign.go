@@ -36,7 +36,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/bits"
 	"sync"
 	"sync/atomic"
 
@@ -270,29 +269,30 @@ func (s *Signer) lengthHash(n int) crypto.Hash {
 
 // state is the scratch space of one signature. It lives in a sync.Pool so
 // that signing does not allocate, and every secret in it is erased before it
-// goes back.
+// goes back. Each value of the computation has one field; the scalars mod n
+// are in Montgomery form (scalar.Scalar), and a value also has a byte or
+// limb form only where a consumer outside this package takes that form.
 type state struct {
-	gen *nonce.Generator
-	x   [32]byte // int2octets(d)
-	rnd [32]byte // fresh randomness of a hedged nonce
-	k   [32]byte // the nonce, big-endian
-	kl  [4]uint64
-	R   point.Projective
-	xl  [4]uint64
-	ks  scalar.Scalar // k
-	e   scalar.Scalar
-	t   scalar.Scalar // e + r·d
-	u   scalar.Scalar // (k·t)⁻¹
-	ki  scalar.Scalar // k⁻¹
-	rs  scalar.Scalar
-	ss  scalar.Scalar
-	ws  scalar.Scalar // s⁻¹
-	rl  [4]uint64
-	sl  [4]uint64
-	buf [32]byte
-	r   [32]byte
-	sg  [32]byte
-	w   [32]byte // s⁻¹, big-endian, for the check
+	gen  *nonce.Generator
+	key  [32]byte // int2octets(d): the nonce generator's key
+	rand [32]byte // the fresh randomness of a hedged nonce
+
+	k      [32]byte  // the nonce, big-endian, as internal/nonce writes it
+	kLimbs [4]uint64 // k as plain limbs, the comb's input
+	kG     point.Projective
+	x      [32]byte // x(k·G), big-endian (< p; r = x mod n)
+
+	kM   scalar.Scalar // k
+	e    scalar.Scalar // bits2int(digest) mod n
+	r    scalar.Scalar
+	t    scalar.Scalar // e + r·d
+	u    scalar.Scalar // (k·t)⁻¹
+	kInv scalar.Scalar // k⁻¹
+	s    scalar.Scalar
+	sInv scalar.Scalar // s⁻¹, for the check
+
+	// The encodings released (r, s) and handed to the check (s⁻¹).
+	rBytes, sBytes, sInvBytes [32]byte
 }
 
 var pool = sync.Pool{New: func() any { return &state{gen: nonce.New()} }}
@@ -321,17 +321,17 @@ func (s *Signer) sign(rand io.Reader, digest []byte, h crypto.Hash, check bool) 
 	if !s.deterministic {
 		var err error
 		if rand == nil {
-			_, err = crand.Read(st.rnd[:])
+			_, err = crand.Read(st.rand[:])
 		} else {
-			_, err = io.ReadFull(rand, st.rnd[:])
+			_, err = io.ReadFull(rand, st.rand[:])
 		}
 		if err != nil {
 			return nil, fmt.Errorf("sign: reading randomness: %w", err)
 		}
-		rnd = st.rnd[:]
+		rnd = st.rand[:]
 	}
-	st.x = s.d.Bytes()
-	if err := st.gen.Start(h, &st.x, digest, rnd); err != nil {
+	st.key = s.d.Bytes()
+	if err := st.gen.Start(h, &st.key, digest, rnd); err != nil {
 		return nil, fmt.Errorf("sign: %w", err)
 	}
 	st.gen.Nonce(&st.k)
@@ -349,18 +349,19 @@ func (s *Signer) sign(rand io.Reader, digest []byte, h crypto.Hash, check bool) 
 
 	if check {
 		s.checks.Add(1)
-		if !s.table.VerifyInverse(digest, &st.r, &st.sg, &st.w) {
+		if !s.table.VerifyInverse(digest, &st.rBytes, &st.sBytes, &st.sInvBytes) {
 			s.faults.Add(1)
 			return nil, fmt.Errorf("%w (signature #%d of this key)", ErrFaultDetected, s.signatures.Load())
 		}
 	}
-	return encodeASN1(&st.r, &st.sg), nil
+	return encodeASN1(&st.rBytes, &st.sBytes), nil
 }
 
-// core computes the signature (st.r, st.sg) of digest with the nonce st.k
-// and private scalar d, and st.w = s⁻¹ for the check. It returns 0 if r or s
-// came out zero (the caller then retries with another nonce) and 1
-// otherwise. Constant time in d and k.
+// core computes the signature (st.rBytes, st.sBytes) of digest with the
+// nonce st.k and private scalar d, and st.sInvBytes = s⁻¹ for the check. It
+// returns 0 if r or s came out zero (the caller then retries with another
+// nonce) and 1 otherwise. Constant time in d and k. Every intermediate passes
+// through fault.Inject, which does nothing unless a test installed a hook.
 //
 // One inversion serves both k⁻¹ and s⁻¹: with t = e + r·d and
 // u = (k·t)⁻¹, k⁻¹ = t·u, s = k⁻¹·t, and s⁻¹ = k/t = k²·u. The check does
@@ -369,78 +370,46 @@ func (s *Signer) sign(rand io.Reader, digest []byte, h crypto.Hash, check bool) 
 //
 //p256tls:secret
 func (st *state) core(d *scalar.Scalar, digest []byte) int {
-	// R = k·G and r = x(R) mod n. x = X/Z by one constant-time safegcd
-	// division of the Montgomery forms (X·R)/(Z·R), which is x itself.
-	st.kl = limbs(&st.k)
-	comb.ScalarBaseMult(&st.R, &st.kl)
-	st.R.AffineX(&st.xl)
-	st.rl = reduceN(&st.xl) // x < p < 2n: one conditional subtraction
-	fault.Inject(fault.R, &st.rl)
-	putLimbs(&st.r, &st.rl)
-	st.rs.SetDigest(st.r[:])
+	// k·G, and x = X/Z by one constant-time safegcd division of the
+	// Montgomery forms (X·R)/(Z·R), which is x itself. x < p < 2n, and
+	// SetDigest's one conditional subtraction makes r = x mod n.
+	st.kLimbs = limbs(&st.k)
+	comb.ScalarBaseMult(&st.kG, &st.kLimbs)
+	var x [4]uint64
+	st.kG.AffineX(&x)
+	putLimbs(&st.x, &x)
+	clear(x[:])
+	st.r.SetDigest(st.x[:])
+	fault.Inject(fault.R, &st.r)
+	st.rBytes = st.r.Bytes()
 
 	// t = e + r·d, and u = (k·t)⁻¹ (0 when t = 0: then s = 0 and the
 	// caller retries).
 	st.e.SetDigest(digest)
-	st.t.Mul(&st.rs, d)
+	st.t.Mul(&st.r, d)
 	st.t.Add(&st.t, &st.e)
-	st.inject(fault.T, &st.t)
-	st.ks.SetDigest(st.k[:]) // k ∈ [1, n−1]: taken as is
-	st.u.Mul(&st.ks, &st.t)
+	fault.Inject(fault.T, &st.t)
+	st.kM.SetDigest(st.k[:]) // k ∈ [1, n−1]: taken as is
+	st.u.Mul(&st.kM, &st.t)
 	st.u.Invert(&st.u)
-	st.inject(fault.U, &st.u)
+	fault.Inject(fault.U, &st.u)
 
 	// k⁻¹ = t·u.
-	st.ki.Mul(&st.t, &st.u)
-	st.inject(fault.KInv, &st.ki)
+	st.kInv.Mul(&st.t, &st.u)
+	fault.Inject(fault.KInv, &st.kInv)
 
 	// s = k⁻¹·t.
-	st.ss.Mul(&st.ki, &st.t)
-	st.sl = st.ss.Canonical()
-	fault.Inject(fault.S, &st.sl)
-	putLimbs(&st.sg, &st.sl)
+	st.s.Mul(&st.kInv, &st.t)
+	fault.Inject(fault.S, &st.s)
+	st.sBytes = st.s.Bytes()
 
 	// s⁻¹ = k²·u.
-	st.ws.Mul(&st.ks, &st.u)
-	st.ws.Mul(&st.ws, &st.ks)
-	st.inject(fault.W, &st.ws)
-	st.w = st.ws.Bytes()
+	st.sInv.Mul(&st.kM, &st.u)
+	st.sInv.Mul(&st.sInv, &st.kM)
+	fault.Inject(fault.W, &st.sInv)
+	st.sInvBytes = st.sInv.Bytes()
 
-	z := ct.IsZero(st.rl[0]|st.rl[1]|st.rl[2]|st.rl[3]) | ct.IsZero(st.sl[0]|st.sl[1]|st.sl[2]|st.sl[3])
-	return 1 ^ z
-}
-
-// inject passes x through the test-only fault hook at point p (a scalar
-// intermediate; R and S are injected on their limbs in core, which uses
-// those limbs anyway). It does
-// nothing unless a test installed a hook.
-//
-//p256tls:secret
-func (st *state) inject(p fault.Point, x *scalar.Scalar) {
-	if !fault.Active() {
-		return
-	}
-	l := x.Canonical()
-	fault.Inject(p, &l)
-	putLimbs(&st.buf, &l)
-	x.SetDigest(st.buf[:])
-}
-
-// reduceN returns x mod n for a plain value x < 2n, in constant time.
-//
-//p256tls:secret
-func reduceN(x *[4]uint64) [4]uint64 {
-	var d [4]uint64
-	var b uint64
-	d[0], b = bits.Sub64(x[0], scalar.N[0], 0)
-	d[1], b = bits.Sub64(x[1], scalar.N[1], b)
-	d[2], b = bits.Sub64(x[2], scalar.N[2], b)
-	d[3], b = bits.Sub64(x[3], scalar.N[3], b)
-	keep := -b // x < n: keep x
-	for i := range d {
-		d[i] ^= keep & (d[i] ^ x[i])
-	}
-	return d
+	return 1 ^ (st.r.IsZero() | st.s.IsZero())
 }
 
 // limbs returns the little-endian limbs of a 32-byte big-endian value.

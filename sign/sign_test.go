@@ -433,6 +433,50 @@ func TestFaults(t *testing.T) {
 	}
 }
 
+// TestRetry forces r = 0 and then s = 0 for the first nonce candidate
+// through the fault hook: RFC 6979 then takes the next candidate, so the
+// deterministic signature is valid, checked, counted once, and not the one
+// crypto/ecdsa returns (which used the first candidate).
+func TestRetry(t *testing.T) {
+	k := newKey(t)
+	det, err := NewDeterministic(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := sha256.Sum256([]byte("retry"))
+	first, err := k.Sign(nil, d[:], crypto.SHA256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []fault.Point{fault.R, fault.S} {
+		calls := 0
+		restore := fault.Set(func(q fault.Point, l *[4]uint64) {
+			if q == p {
+				if calls == 0 {
+					*l = [4]uint64{}
+				}
+				calls++
+			}
+		})
+		before := det.counters()
+		sig, err := det.Sign(nil, d[:], crypto.SHA256)
+		after := det.counters()
+		restore()
+		if err != nil || !ecdsa.VerifyASN1(&k.PublicKey, d[:], sig) {
+			t.Fatalf("%v = 0 for the first candidate: Sign returned %x, %v", p, sig, err)
+		}
+		if calls != 2 {
+			t.Errorf("%v = 0 for the first candidate: %d candidates tried, want 2", p, calls)
+		}
+		if string(sig) == string(first) {
+			t.Errorf("%v = 0 for the first candidate: the signature is the first candidate's", p)
+		}
+		if after.Signatures != before.Signatures+1 || after.FaultsDetected != before.FaultsDetected {
+			t.Errorf("%v = 0 for the first candidate: stats %+v -> %+v", p, before, after)
+		}
+	}
+}
+
 func TestAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's instrumentation allocates")

@@ -12,6 +12,8 @@ import (
 	"math"
 	"runtime"
 	"time"
+
+	"github.com/p256tls/p256tls/internal/testsupport/cputime"
 )
 
 // hsRow is one handshake row: a scenario measured on one side. In server
@@ -153,7 +155,7 @@ func measureServerRow(ctx context.Context, row hsRow, mat material, variants []s
 				return sample{}, err
 			}
 			defer srv.close()
-			target, measure = srv.addr, cpuTime
+			target, measure = srv.addr, cputime.Process
 		}
 		if row.s.Resume {
 			if r, err := peer.call(peerCmd{Op: "prime", Addr: target}, peerCallTimeout(0)); err != nil {
@@ -279,7 +281,7 @@ func measureClientRow(ctx context.Context, row hsRow, mat material, variants []s
 		}
 		runtime.GC()
 		before := pool.t.snap()
-		c0, err := cpuTime()
+		c0, err := cputime.Process()
 		if err != nil {
 			stop()
 			return sample{}, err
@@ -287,7 +289,7 @@ func measureClientRow(ctx context.Context, row hsRow, mat material, variants []s
 		t0 := time.Now()
 		pool.run(ctx, rep.Addr, d)
 		wall := time.Since(t0)
-		c1, _ := cpuTime()
+		c1, _ := cputime.Process()
 		dc := pool.t.snap().sub(before)
 		srep, err := stop()
 		if err != nil {

@@ -1,22 +1,16 @@
 package main
 
 import (
-	"crypto"
-	"crypto/ecdsa"
-	"crypto/ed25519"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"math/big"
 	"net"
 	"sync"
 	"time"
+
+	"github.com/p256tls/p256tls/internal/testsupport/testpki"
 )
 
 // serverName is the DNS name in every leaf; clients verify against it.
@@ -25,16 +19,10 @@ const serverName = "tlsbench.test"
 // Leaf key types accepted by -key.
 var keyTypes = []string{"p256", "p384", "rsa2048", "ed25519"}
 
+// keyLabel is the display name of a -key name.
 func keyLabel(k string) string {
-	switch k {
-	case "p256":
-		return "P-256"
-	case "p384":
-		return "P-384"
-	case "rsa2048":
-		return "RSA-2048"
-	case "ed25519":
-		return "Ed25519"
+	if l, ok := algOf[k]; ok {
+		return l
 	}
 	return k
 }
@@ -46,8 +34,7 @@ type pki struct {
 	rootCert *x509.Certificate
 	rootDER  []byte
 	interDER []byte
-	interKey *ecdsa.PrivateKey
-	interCrt *x509.Certificate
+	inter    *testpki.Node
 
 	mu     sync.Mutex
 	leaves map[string]*leaf
@@ -61,72 +48,50 @@ type leaf struct {
 	keyPEM   []byte // PKCS #8
 }
 
+// algOf maps a -key name to testpki's algorithm name.
+var algOf = map[string]string{
+	"p256":    testpki.P256,
+	"p384":    testpki.P384,
+	"rsa2048": testpki.RSA2048,
+	"ed25519": testpki.Ed25519,
+}
+
 func newPKI() (*pki, error) {
-	rootKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	now := time.Now()
-	rootTmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "tlsbench root (P-256)"},
-		NotBefore:             now.Add(-time.Hour),
-		NotAfter:              now.Add(48 * time.Hour),
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	rootDER, err := x509.CreateCertificate(rand.Reader, rootTmpl, rootTmpl, rootKey.Public(), rootKey)
-	if err != nil {
-		return nil, err
-	}
-	rootCert, err := x509.ParseCertificate(rootDER)
-	if err != nil {
-		return nil, err
-	}
-	interKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	interTmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(2),
-		Subject:               pkix.Name{CommonName: "tlsbench intermediate (P-256)"},
-		NotBefore:             now.Add(-time.Hour),
-		NotAfter:              now.Add(48 * time.Hour),
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-		MaxPathLenZero:        true,
-	}
-	interDER, err := x509.CreateCertificate(rand.Reader, interTmpl, rootCert, interKey.Public(), rootKey)
-	if err != nil {
-		return nil, err
-	}
-	interCrt, err := x509.ParseCertificate(interDER)
+	root, inter, err := newCAPair(testpki.P256, testpki.P256, "tlsbench")
 	if err != nil {
 		return nil, err
 	}
 	return &pki{
-		rootCert: rootCert, rootDER: rootDER,
-		interDER: interDER, interKey: interKey, interCrt: interCrt,
+		rootCert: root.Cert, rootDER: root.Cert.Raw,
+		interDER: inter.Cert.Raw, inter: inter,
 		leaves: map[string]*leaf{},
 	}, nil
 }
 
-// generateKey makes a fresh private key of the given type.
-func generateKey(keyType string) (crypto.Signer, error) {
-	switch keyType {
-	case "p256":
-		return ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	case "p384":
-		return ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
-	case "rsa2048":
-		return rsa.GenerateKey(rand.Reader, 2048)
-	case "ed25519":
-		_, k, err := ed25519.GenerateKey(rand.Reader)
-		return k, err
+// newCAPair makes a root with a key of rootAlg and, under it, an
+// intermediate with a key of interAlg that may issue only leaves, both
+// valid from an hour ago for two days, named "<name> root (<alg>)" and
+// "<name> intermediate (<alg>)".
+func newCAPair(rootAlg, interAlg, name string) (root, inter *testpki.Node, err error) {
+	now := time.Now()
+	nb, na := now.Add(-time.Hour), now.Add(48*time.Hour)
+	rootKey, err := testpki.NewKey(rootAlg)
+	if err != nil {
+		return nil, nil, err
 	}
-	return nil, fmt.Errorf("unknown key type %q", keyType)
+	if root, err = testpki.Issue(testpki.CATemplate(name+" root ("+rootAlg+")", nb, na), rootKey, nil); err != nil {
+		return nil, nil, err
+	}
+	interKey, err := testpki.NewKey(interAlg)
+	if err != nil {
+		return nil, nil, err
+	}
+	it := testpki.CATemplate(name+" intermediate ("+interAlg+")", nb, na)
+	it.MaxPathLen, it.MaxPathLenZero = 0, true
+	if inter, err = testpki.Issue(it, interKey, root); err != nil {
+		return nil, nil, err
+	}
+	return root, inter, nil
 }
 
 // leaf returns the server leaf for keyType, generating it on first use.
@@ -136,47 +101,39 @@ func (p *pki) leaf(keyType string) (*leaf, error) {
 	if l, ok := p.leaves[keyType]; ok {
 		return l, nil
 	}
-	key, err := generateKey(keyType)
+	alg, ok := algOf[keyType]
+	if !ok {
+		return nil, fmt.Errorf("unknown key type %q", keyType)
+	}
+	key, err := testpki.NewKey(alg)
 	if err != nil {
 		return nil, err
 	}
 	now := time.Now()
-	usage := x509.KeyUsageDigitalSignature
+	tmpl := testpki.LeafTemplate(serverName, now.Add(-time.Hour), now.Add(48*time.Hour), serverName)
+	tmpl.IPAddresses = []net.IP{net.IPv4(127, 0, 0, 1)}
+	tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
 	if keyType == "rsa2048" {
-		usage |= x509.KeyUsageKeyEncipherment
+		tmpl.KeyUsage |= x509.KeyUsageKeyEncipherment
 	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(100 + int64(len(p.leaves))),
-		Subject:      pkix.Name{CommonName: serverName},
-		DNSNames:     []string{serverName},
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
-		NotBefore:    now.Add(-time.Hour),
-		NotAfter:     now.Add(48 * time.Hour),
-		KeyUsage:     usage,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, p.interCrt, key.Public(), p.interKey)
+	n, err := testpki.Issue(tmpl, key, p.inter)
 	if err != nil {
 		return nil, err
 	}
-	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	keyPEM, err := testpki.KeyPEM(key)
 	if err != nil {
 		return nil, err
 	}
-	chain := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-	chain = append(chain, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: p.interDER})...)
 	l := &leaf{
 		keyType:  keyType,
-		chainPEM: chain,
-		keyPEM:   pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}),
+		chainPEM: testpki.CertsPEM(n.Cert.Raw, p.interDER),
+		keyPEM:   keyPEM,
 	}
 	p.leaves[keyType] = l
 	return l, nil
 }
 
-func (p *pki) rootPEM() []byte {
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: p.rootDER})
-}
+func (p *pki) rootPEM() []byte { return testpki.CertsPEM(p.rootDER) }
 
 // material is what one side of a handshake needs: the root to trust and
 // the server's chain and key. It crosses to the child peer as PEM.

@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/p256tls/p256tls/internal/testsupport/cputime"
 )
 
 type opensslTool struct {
@@ -164,7 +166,7 @@ func waitListening(addr string, exited <-chan struct{}, limit time.Duration) err
 	return fmt.Errorf("not listening on %s after %v", addr, limit)
 }
 
-func (s *sServer) cpu() (time.Duration, error) { return processCPU(s.cmd.Process.Pid) }
+func (s *sServer) cpu() (time.Duration, error) { return cputime.Of(s.cmd.Process.Pid) }
 
 func (s *sServer) stop() {
 	killGroup(s.cmd.Process)

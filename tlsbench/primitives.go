@@ -15,16 +15,33 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/p256tls/p256tls/internal/testsupport/cputime"
+	"github.com/p256tls/p256tls/internal/testsupport/testpki"
 )
 
-// primitive is one row. A nil side has no implementation to time; note
-// says why.
+// primitive is one row. A side is std or ours (an operation timed by its
+// loop) or stdTimed or oursTimed (an operation that times itself, see
+// chains.go); a side with neither has no implementation to time, and note
+// says why. stats, if set, describes what p256tls did (read after the run).
 type primitive struct {
-	name    string
-	std     func() error
-	ours    func() error
-	note    string
-	openssl string // which openssl speed figure goes with this row: "sign", "verify" or ""
+	name                string
+	std, ours           func() error
+	stdTimed, oursTimed func() (time.Duration, error)
+	note                string
+	stats               func() string
+	openssl             string // which openssl speed figure goes with this row: "sign", "verify" or ""
+}
+
+// noteText is the row's note and its stats, as the report prints them.
+func (p primitive) noteText() string {
+	switch {
+	case p.stats == nil:
+		return p.note
+	case p.note == "":
+		return p.stats()
+	}
+	return p.note + "; " + p.stats()
 }
 
 // nInputs distinct digests (and signatures) are cycled through.
@@ -96,8 +113,8 @@ func buildPrimitives() ([]primitive, error) {
 
 	rows := []primitive{
 		{name: "sign P-256, checked (Signer.Sign vs ecdsa.SignASN1)", std: stdSign, openssl: "sign"},
-		{name: "sign P-256, unchecked (Signer.SignUnchecked vs ecdsa.SignASN1)", std: stdSign, openssl: "sign"},
-		{name: "verify P-256 with the key's table (Table.VerifyASN1 vs ecdsa.VerifyASN1)", std: stdVerify},
+		{name: "sign P-256, unchecked (internal/signer.SignUnchecked vs ecdsa.SignASN1)", std: stdSign, openssl: "sign"},
+		{name: "verify P-256 with the key's table (keytable.Table.VerifyASN1 vs ecdsa.VerifyASN1)", std: stdVerify},
 		{name: "verify P-256, ordinary (verify.VerifyASN1 vs ecdsa.VerifyASN1)", std: stdVerify, openssl: "verify"},
 		{name: "table build for one P-256 key (keytable.New; stdlib has none)"},
 		{name: "verify P-384 (verify.VerifyASN1 vs ecdsa.VerifyASN1)", std: std384},
@@ -134,6 +151,13 @@ func buildPrimitives() ([]primitive, error) {
 	rows[3].ours = verifier(func(d, sig []byte) bool { return oursVerify(pub, d, sig) }, s256)
 	rows[4].ours = func() error { _, err := oursTable(pub); return err }
 	rows[5].ours = verifier(func(d, sig []byte) bool { return oursVerify(&p384.PublicKey, d, sig) }, s384)
+	for _, rootAlg := range []string{testpki.P384, testpki.RSA4096} {
+		cr, err := chainRows(rootAlg)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, cr...)
+	}
 	return rows, nil
 }
 
@@ -143,7 +167,7 @@ func buildPrimitives() ([]primitive, error) {
 // falls back to wall time.
 func timeOps(ctx context.Context, op func() error, d time.Duration) (sample, error) {
 	const batch = 4
-	c0, cerr := cpuTime()
+	c0, cerr := cputime.Process()
 	start := time.Now()
 	var n int64
 	for {
@@ -157,7 +181,7 @@ func timeOps(ctx context.Context, op func() error, d time.Duration) (sample, err
 		if el >= d || ctx.Err() != nil {
 			spent := el
 			if cerr == nil {
-				c1, err := cpuTime()
+				c1, err := cputime.Process()
 				if err != nil {
 					return sample{value: math.NaN(), n: n}, err
 				}
@@ -171,21 +195,27 @@ func timeOps(ctx context.Context, op func() error, d time.Duration) (sample, err
 // primVariants are the variants a row can time.
 func (p primitive) variants() []string {
 	var v []string
-	if p.std != nil {
+	if p.std != nil || p.stdTimed != nil {
 		v = append(v, vStdlib)
 	}
-	if p.ours != nil {
+	if p.ours != nil || p.oursTimed != nil {
 		v = append(v, vOurs)
 	}
 	return v
 }
 
 func (p primitive) run(ctx context.Context, v string, d time.Duration, warm bool) (sample, error) {
-	op := p.std
+	op, timed := p.std, p.stdTimed
 	if v == vOurs {
-		op = p.ours
+		op, timed = p.ours, p.oursTimed
 	}
-	s, err := timeOps(ctx, op, d)
+	var s sample
+	var err error
+	if timed != nil {
+		s, err = timeSelfTimed(ctx, timed, d)
+	} else {
+		s, err = timeOps(ctx, op, d)
+	}
 	if err != nil {
 		return s, fmt.Errorf("%s (%s): %w", p.name, v, err)
 	}

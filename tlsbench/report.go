@@ -99,9 +99,15 @@ func fmtRatio(s stat) string {
 	if !s.ok() {
 		return "—"
 	}
-	out := fmt.Sprintf("%.2f", s.Med)
+	// Two decimals, or two significant digits for a ratio below 0.1 (a
+	// warm chain's 0.0026 would otherwise read 0.00).
+	f := "%.2f"
+	if s.Max < 0.1 {
+		f = "%.2g"
+	}
+	out := fmt.Sprintf(f, s.Med)
 	if s.N > 1 {
-		out += fmt.Sprintf(" [%.2f–%.2f]", s.Min, s.Max)
+		out += fmt.Sprintf(" ["+f+"–"+f+"]", s.Min, s.Max)
 	}
 	if s.wide() {
 		out += " !"
@@ -165,8 +171,8 @@ func writeTable(w io.Writer, r *results) {
 			if p.err != nil {
 				fmt.Fprintf(w, "  error: %v\n", p.err)
 			}
-			if p.p.note != "" {
-				fmt.Fprintf(w, "  %s: %s\n", p.p.name, p.p.note)
+			if note := p.p.noteText(); note != "" {
+				fmt.Fprintf(w, "  %s: %s\n", p.p.name, note)
 			}
 		}
 		if be := tableBreakEven(r.prims); be != "" {
@@ -483,7 +489,7 @@ func writeJSON(w io.Writer, r *results) error {
 		j := jsonPrim{
 			Name: p.p.name, StdlibNs: ptr(s.std), P256tlsNs: ptr(s.ours), Ratio: ptr(s.ratio),
 			StdlibRange: rng(s.std), P256tlsRange: rng(s.ours), RatioRange: rng(s.ratio),
-			Wide: s.ratio.wide(), Note: p.p.note,
+			Wide: s.ratio.wide(), Note: p.p.noteText(),
 			RatioCI: ci(s.ratio), CIConf: ciConf(s.ratio), Verdict: s.ratio.verdict(),
 		}
 		if p.opensslNs > 0 {

@@ -28,7 +28,7 @@ func TestShortRunJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
-	checkSchema(t, doc, 6, 13)
+	checkSchema(t, doc, primitiveRows, 13)
 	for _, h := range doc["handshakes"].([]any) {
 		h := h.(map[string]any)
 		if h["failures"].(float64) != 0 {
