@@ -35,7 +35,7 @@ func benchSetup(b *testing.B) {
 		d := &benchData
 		d.root = issue(b, caTemplate("Bench root"), poolKey(kP256, 0), nil)
 		var err error
-		if d.store, err = New([]*x509.Certificate{d.root.cert}); err != nil {
+		if d.store, err = New([]*x509.Certificate{d.root.Cert}); err != nil {
 			b.Fatal(err)
 		}
 		d.pool = d.store.CertPool()
@@ -49,14 +49,14 @@ func benchSetup(b *testing.B) {
 		for i := range 512 {
 			in := issue(b, caTemplate(fmt.Sprintf("Bench intermediate %d", i)), newKey(), d.root)
 			lf := issue(b, leafTemplate("bench leaf", "www.example.com"), poolKey(kP256, 1), in)
-			d.cold = append(d.cold, []*x509.Certificate{lf.cert, in.cert})
+			d.cold = append(d.cold, []*x509.Certificate{lf.Cert, in.Cert})
 		}
 		in := issue(b, caTemplate("Bench warm intermediate"), newKey(), d.root)
 		// More leaves than the link cache holds, so that no leaf link is
 		// still cached when the list wraps.
 		for range 4096 {
 			lf := issue(b, leafTemplate("bench leaf", "www.example.com"), poolKey(kP256, 2), in)
-			d.warm = append(d.warm, []*x509.Certificate{lf.cert, in.cert})
+			d.warm = append(d.warm, []*x509.Certificate{lf.Cert, in.Cert})
 		}
 	})
 }
@@ -158,7 +158,7 @@ func BenchmarkBackend(b *testing.B) {
 	for _, curve := range []string{"p256", "p384"} {
 		var child, issuer *x509.Certificate
 		if curve == "p256" {
-			child, issuer = benchData.cold[0][1], benchData.root.cert
+			child, issuer = benchData.cold[0][1], benchData.root.Cert
 		} else {
 			d := mixedSetup(b, "p384")
 			child, issuer = d.leaf[0][0], d.leaf[0][1]
@@ -231,7 +231,7 @@ func BenchmarkHotChurn(b *testing.B) {
 		"on":  {WithLinkCache(0)},
 		"off": {WithLinkCache(0), WithHotThreshold(0)},
 	} {
-		s, err := New([]*x509.Certificate{d.root.cert}, o...)
+		s, err := New([]*x509.Certificate{d.root.Cert}, o...)
 		if err != nil {
 			b.Fatal(err)
 		}

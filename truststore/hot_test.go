@@ -88,7 +88,7 @@ func TestHotChurnRoundRobin(t *testing.T) {
 // tables).
 func TestHotChurnStore(t *testing.T) {
 	f := fx(t)
-	s, err := New([]*x509.Certificate{f.good.cert}, WithHotTables(2), WithLinkCache(0))
+	s, err := New([]*x509.Certificate{f.good.Cert}, WithHotTables(2), WithLinkCache(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestHotChurnStore(t *testing.T) {
 	for i := range 3 {
 		in := issue(t, caTemplate(fmt.Sprint("Churn intermediate ", i)), poolKey(kP256, 40+i), f.good)
 		lf := issue(t, leafTemplate("churn leaf", "www.example.com"), poolKey(kP256, 21), in)
-		chains = append(chains, []*x509.Certificate{lf.cert, in.cert})
+		chains = append(chains, []*x509.Certificate{lf.Cert, in.Cert})
 	}
 	for i := range 800 {
 		if _, err := s.Verify(chains[i%3], at("www.example.com")); err != nil {
@@ -211,7 +211,7 @@ func TestHotDisabled(t *testing.T) {
 			t.Fatalf("%+v", st)
 		}
 	}
-	s, err := New([]*x509.Certificate{fx(t).good.cert}, WithHotThreshold(0))
+	s, err := New([]*x509.Certificate{fx(t).good.Cert}, WithHotThreshold(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestHotDisabled(t *testing.T) {
 // is counted in Stats.TableBytes. A P-384 anchor has a table from load.
 func TestHotP384(t *testing.T) {
 	f := fx(t)
-	s, err := New([]*x509.Certificate{f.rsa4096.cert, f.p384.cert})
+	s, err := New([]*x509.Certificate{f.rsa4096.Cert, f.p384.Cert})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestHotP384(t *testing.T) {
 	in := issue(t, caTemplate("P-384 intermediate under RSA-4096"), poolKey(kP384, 2), f.rsa4096)
 	for i := range 10 {
 		lf := issue(t, leafTemplate(fmt.Sprint("leaf ", i), "www.example.com"), poolKey(kP256, 21), in)
-		expect(t, s, []*x509.Certificate{lf.cert, in.cert}, at("www.example.com"), accepted, true)
+		expect(t, s, []*x509.Certificate{lf.Cert, in.Cert}, at("www.example.com"), accepted, true)
 	}
 	st := s.Stats()
 	if st.HotBuilt != 1 || st.HotTables != 1 || st.HotHits != 10-tablePayback {
@@ -252,12 +252,12 @@ func TestHotP384(t *testing.T) {
 	}
 	// A corrupted leaf under the hot table is refused.
 	lf := issue(t, leafTemplate("bad leaf", "www.example.com"), poolKey(kP256, 21), in)
-	expect(t, s, []*x509.Certificate{corrupt(t, lf.cert), in.cert}, at("www.example.com"), reasonSignature, false)
+	expect(t, s, []*x509.Certificate{corrupt(t, lf.Cert), in.Cert}, at("www.example.com"), reasonSignature, false)
 	// The P-384 anchor's table serves its links.
 	in2 := issue(t, caTemplate("P-256 intermediate under P-384"), poolKey(kP256, 22), f.p384)
 	lf = issue(t, leafTemplate("leaf", "www.example.com"), poolKey(kP256, 21), in2)
-	expect(t, s, []*x509.Certificate{lf.cert, in2.cert}, at("www.example.com"), accepted, true)
-	expect(t, s, []*x509.Certificate{lf.cert, corrupt(t, in2.cert)}, at("www.example.com"), reasonSignature, false)
+	expect(t, s, []*x509.Certificate{lf.Cert, in2.Cert}, at("www.example.com"), accepted, true)
+	expect(t, s, []*x509.Certificate{lf.Cert, corrupt(t, in2.Cert)}, at("www.example.com"), reasonSignature, false)
 	s.ResetCaches()
 	if st := s.Stats(); st.TableBytes != tableBytes384 || st.HotTables != 0 {
 		t.Errorf("after ResetCaches: %d bytes, %d hot tables", st.TableBytes, st.HotTables)
