@@ -113,7 +113,7 @@ func mixedSetup(b *testing.B, anchor string) *mixedData {
 	root := issue(b, caTemplate("Mixed root "+anchor), rootKey, nil)
 	d := &mixedData{}
 	var err error
-	if d.store, err = New([]*x509.Certificate{root.cert}); err != nil {
+	if d.store, err = New([]*x509.Certificate{root.Cert}); err != nil {
 		b.Fatal(err)
 	}
 	d.pool = d.store.CertPool()
@@ -127,14 +127,14 @@ func mixedSetup(b *testing.B, anchor string) *mixedData {
 	for i := range 128 {
 		in := issue(b, caTemplate(fmt.Sprintf("Mixed intermediate %d", i)), newP384(), root)
 		lf := issue(b, leafTemplate("mixed leaf", "www.example.com"), poolKey(kP256, 1), in)
-		d.first = append(d.first, []*x509.Certificate{lf.cert, in.cert})
+		d.first = append(d.first, []*x509.Certificate{lf.Cert, in.Cert})
 	}
 	in := issue(b, caTemplate("Mixed intermediate"), newP384(), root)
 	// More leaves than the link cache holds, so that no leaf link is still
 	// cached when the list wraps.
 	for range 2048 {
 		lf := issue(b, leafTemplate("mixed leaf", "www.example.com"), poolKey(kP256, 2), in)
-		d.leaf = append(d.leaf, []*x509.Certificate{lf.cert, in.cert})
+		d.leaf = append(d.leaf, []*x509.Certificate{lf.Cert, in.Cert})
 	}
 	if mixedCache.m == nil {
 		mixedCache.m = map[string]*mixedData{}

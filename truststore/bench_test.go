@@ -4,12 +4,11 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
-	"crypto/sha256"
+	"crypto/rsa"
 	"crypto/x509"
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 )
 
 // Benchmarks of a leaf ← P-256 intermediate ← P-256 anchor chain with a DNS
@@ -36,7 +35,7 @@ func benchSetup(b *testing.B) {
 		d := &benchData
 		d.root = issue(b, caTemplate("Bench root"), poolKey(kP256, 0), nil)
 		var err error
-		if d.store, err = New([]*x509.Certificate{d.root.cert}); err != nil {
+		if d.store, err = New([]*x509.Certificate{d.root.Cert}); err != nil {
 			b.Fatal(err)
 		}
 		d.pool = d.store.CertPool()
@@ -50,14 +49,14 @@ func benchSetup(b *testing.B) {
 		for i := range 512 {
 			in := issue(b, caTemplate(fmt.Sprintf("Bench intermediate %d", i)), newKey(), d.root)
 			lf := issue(b, leafTemplate("bench leaf", "www.example.com"), poolKey(kP256, 1), in)
-			d.cold = append(d.cold, []*x509.Certificate{lf.cert, in.cert})
+			d.cold = append(d.cold, []*x509.Certificate{lf.Cert, in.Cert})
 		}
 		in := issue(b, caTemplate("Bench warm intermediate"), newKey(), d.root)
 		// More leaves than the link cache holds, so that no leaf link is
 		// still cached when the list wraps.
 		for range 4096 {
 			lf := issue(b, leafTemplate("bench leaf", "www.example.com"), poolKey(kP256, 2), in)
-			d.warm = append(d.warm, []*x509.Certificate{lf.cert, in.cert})
+			d.warm = append(d.warm, []*x509.Certificate{lf.Cert, in.Cert})
 		}
 	})
 }
@@ -126,56 +125,92 @@ func BenchmarkVerifyChain(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadSystem loads the system bundle with its tables.
+// BenchmarkLoadSystem loads the system bundle with its tables
+// (tables=all) and without (tables=none, WithMaxTables(0)): the difference
+// is the cost of the anchor tables, built over GOMAXPROCS workers.
 func BenchmarkLoadSystem(b *testing.B) {
-	var st Stats
-	for b.Loop() {
-		s, err := System()
-		if err != nil {
-			b.Skip(err)
-		}
-		st = s.Stats()
+	for _, bc := range []struct {
+		name string
+		opts []Option
+	}{{"all", nil}, {"none", []Option{WithMaxTables(0)}}} {
+		b.Run("tables="+bc.name, func(b *testing.B) {
+			var st Stats
+			for b.Loop() {
+				s, err := System(bc.opts...)
+				if err != nil {
+					b.Skip(err)
+				}
+				st = s.Stats()
+			}
+			b.ReportMetric(float64(st.Anchors), "anchors")
+			b.ReportMetric(float64(st.Tables), "tables")
+			b.ReportMetric(float64(st.TableBytes), "table-bytes")
+		})
 	}
-	b.ReportMetric(float64(st.Anchors), "anchors")
-	b.ReportMetric(float64(st.Tables), "tables")
-	b.ReportMetric(float64(st.TableBytes), "table-bytes")
-	_ = time.Second
 }
 
 // BenchmarkBackend measures the signature back ends the fast path uses on
-// one certificate signature, beside crypto/ecdsa: what cold and warm
-// verification are made of.
+// one certificate signature, beside crypto/ecdsa, for a P-256 and a P-384
+// issuer: what cold and warm verification are made of, and what a table
+// costs to build (tablePayback).
 func BenchmarkBackend(b *testing.B) {
 	benchSetup(b)
-	ch := benchData.cold[0]
-	child, issuer := ch[1], benchData.root.cert
-	pub := issuer.PublicKey.(*ecdsa.PublicKey)
-	digest := sha256.Sum256(child.RawTBSCertificate)
-	table, err := newKeyTable(pub)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, bc := range []struct {
-		name string
-		f    func() bool
-	}{
-		{"ecdsa", func() bool { return ecdsa.VerifyASN1(pub, digest[:], child.Signature) }},
-		{"verify", func() bool { return verifyOnce(pub, digest[:], child.Signature) }},
-		{"table", func() bool { return table.VerifyASN1(digest[:], child.Signature) }},
-		// What a hot table costs to build, for the admission rule's
-		// break-even (see tablePayback).
-		{"build", func() bool { t, err := newKeyTable(pub); return err == nil && t != nil }},
-	} {
-		b.Run("impl="+bc.name, func(b *testing.B) {
-			cpuPerOp(b, func() {
-				for b.Loop() {
-					if !bc.f() {
-						b.Fatal("verification failed")
+	for _, curve := range []string{"p256", "p384"} {
+		var child, issuer *x509.Certificate
+		if curve == "p256" {
+			child, issuer = benchData.cold[0][1], benchData.root.Cert
+		} else {
+			d := mixedSetup(b, "p384")
+			child, issuer = d.leaf[0][0], d.leaf[0][1]
+		}
+		pub := issuer.PublicKey.(*ecdsa.PublicKey)
+		h, _ := signatureAlgorithm(child.SignatureAlgorithm)
+		hh := h.New()
+		hh.Write(child.RawTBSCertificate)
+		digest := hh.Sum(nil)
+		table, err := newKeyTable(pub)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, bc := range []struct {
+			name string
+			f    func() bool
+		}{
+			{"ecdsa", func() bool { return ecdsa.VerifyASN1(pub, digest, child.Signature) }},
+			{"verify", func() bool { return verifyOnce(pub, digest, child.Signature) }},
+			{"table", func() bool { return table.VerifyASN1(digest, child.Signature) }},
+			// What a hot table costs to build, for the admission rule's
+			// break-even (see tablePayback).
+			{"build", func() bool { t, err := newKeyTable(pub); return err == nil && t != nil }},
+		} {
+			b.Run("curve="+curve+"/impl="+bc.name, func(b *testing.B) {
+				cpuPerOp(b, func() {
+					for b.Loop() {
+						if !bc.f() {
+							b.Fatal("verification failed")
+						}
 					}
-				}
+				})
 			})
-		})
+		}
 	}
+	// An RSA-4096 link (crypto/rsa, as crypto/x509 verifies it).
+	d := mixedSetup(b, "rsa4096")
+	child := d.leaf[0][1]
+	pub := d.store.Anchors()[0].PublicKey.(*rsa.PublicKey)
+	h, _ := signatureAlgorithm(child.SignatureAlgorithm)
+	hh := h.New()
+	hh.Write(child.RawTBSCertificate)
+	digest := hh.Sum(nil)
+	b.Run("curve=rsa4096/impl=rsa", func(b *testing.B) {
+		cpuPerOp(b, func() {
+			for b.Loop() {
+				if !verifyRSA(pub, h, digest, child.Signature) {
+					b.Fatal("verification failed")
+				}
+			}
+		})
+	})
 }
 
 // BenchmarkHotChurn: leaf ← P-256 intermediate ← P-256 anchor chains with
@@ -196,7 +231,7 @@ func BenchmarkHotChurn(b *testing.B) {
 		"on":  {WithLinkCache(0)},
 		"off": {WithLinkCache(0), WithHotThreshold(0)},
 	} {
-		s, err := New([]*x509.Certificate{d.root.cert}, o...)
+		s, err := New([]*x509.Certificate{d.root.Cert}, o...)
 		if err != nil {
 			b.Fatal(err)
 		}

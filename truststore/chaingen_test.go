@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"crypto"
 	"crypto/ecdsa"
-	"crypto/ed25519"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
 	"crypto/x509"
@@ -23,6 +20,8 @@ import (
 
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
+
+	"github.com/p256tls/p256tls/internal/testsupport/testpki"
 )
 
 // This file generates certificate chains for the parity tests: a fixed set
@@ -81,24 +80,21 @@ var keyPool struct {
 func poolKey(k keyKind, i int) crypto.Signer {
 	keyPool.once.Do(func() {
 		keyPool.keys = make(map[keyKind][]crypto.Signer)
-		ec := func(c elliptic.Curve, n int) []crypto.Signer {
-			var out []crypto.Signer
-			for range n {
-				k, err := ecdsa.GenerateKey(c, rand.Reader)
+		// The ECDSA and Ed25519 keys are testpki's shared pool.
+		for kind, p := range map[keyKind]struct {
+			alg string
+			n   int
+		}{
+			kP256: {testpki.P256, 48}, kP384: {testpki.P384, 6}, kP521: {testpki.P521, 3},
+			kP224: {testpki.P224, 2}, kEd25519: {testpki.Ed25519, 3},
+		} {
+			for i := range p.n {
+				k, err := testpki.Pooled(p.alg, i)
 				if err != nil {
 					panic(err)
 				}
-				out = append(out, k)
+				keyPool.keys[kind] = append(keyPool.keys[kind], k)
 			}
-			return out
-		}
-		keyPool.keys[kP256] = ec(elliptic.P256(), 48)
-		keyPool.keys[kP384] = ec(elliptic.P384(), 6)
-		keyPool.keys[kP521] = ec(elliptic.P521(), 3)
-		keyPool.keys[kP224] = ec(elliptic.P224(), 2)
-		for range 3 {
-			_, k, _ := ed25519.GenerateKey(rand.Reader)
-			keyPool.keys[kEd25519] = append(keyPool.keys[kEd25519], k)
 		}
 		rk := rsaTestKeys()
 		for kind, names := range map[keyKind][]string{
@@ -122,65 +118,22 @@ func poolKey(k keyKind, i int) crypto.Signer {
 }
 
 // node is a generated certificate and its private key.
-type node struct {
-	cert *x509.Certificate
-	key  crypto.Signer
-}
-
-var serial struct {
-	sync.Mutex
-	n int64
-}
-
-func nextSerial() int64 {
-	serial.Lock()
-	defer serial.Unlock()
-	serial.n++
-	return serial.n
-}
+type node = testpki.Node
 
 // caTemplate is a well-formed CA certificate template valid around t0.
 func caTemplate(cn string) *x509.Certificate {
-	return &x509.Certificate{
-		Subject:               pkix.Name{CommonName: cn, Organization: []string{"p256tls test"}},
-		NotBefore:             t0.Add(-30 * 24 * time.Hour).Truncate(time.Second),
-		NotAfter:              t0.Add(365 * 24 * time.Hour).Truncate(time.Second),
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-		MaxPathLen:            -1,
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
-	}
+	return testpki.CATemplate(cn, t0.Add(-30*24*time.Hour).Truncate(time.Second), t0.Add(365*24*time.Hour).Truncate(time.Second))
 }
 
 // leafTemplate is a well-formed server (and client) leaf template.
 func leafTemplate(cn string, dns ...string) *x509.Certificate {
-	return &x509.Certificate{
-		Subject:     pkix.Name{CommonName: cn},
-		NotBefore:   t0.Add(-24 * time.Hour).Truncate(time.Second),
-		NotAfter:    t0.Add(90 * 24 * time.Hour).Truncate(time.Second),
-		KeyUsage:    x509.KeyUsageDigitalSignature,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
-		DNSNames:    dns,
-	}
+	return testpki.LeafTemplate(cn, t0.Add(-24*time.Hour).Truncate(time.Second), t0.Add(90*24*time.Hour).Truncate(time.Second), dns...)
 }
 
 // issue signs tmpl with key under parent (self-signed when parent is nil).
 func issue(tb testing.TB, tmpl *x509.Certificate, key crypto.Signer, parent *node) *node {
 	tb.Helper()
-	tmpl.SerialNumber = bigSerial(nextSerial())
-	pc, pk := tmpl, key
-	if parent != nil {
-		pc, pk = parent.cert, parent.key
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, pc, key.Public(), pk)
-	if err != nil {
-		tb.Fatalf("CreateCertificate(%s): %v", tmpl.Subject.CommonName, err)
-	}
-	c, err := x509.ParseCertificate(der)
-	if err != nil {
-		tb.Fatalf("ParseCertificate(%s): %v", tmpl.Subject.CommonName, err)
-	}
-	return &node{cert: c, key: key}
+	return testpki.MustIssue(tb, tmpl, key, parent)
 }
 
 // corrupt returns c with one bit of its signature flipped.
@@ -338,7 +291,7 @@ func newFixture(tb testing.TB, opts ...Option) *fixture {
 		f.sub, f.subOrphan, f.crossSelf, f.crossByA, f.rsa4096, f.rsa1024, f.rsa2056, f.rsaE3}
 	var certs []*x509.Certificate
 	for _, n := range f.all {
-		certs = append(certs, n.cert)
+		certs = append(certs, n.Cert)
 	}
 	s, err := New(certs, opts...)
 	if err != nil {
@@ -514,7 +467,7 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 			f.crit, f.twinA, f.twinB, f.polc, f.pmap, f.inhibit, f.unknown, f.crossSelf, f.crossByA}
 		root = others[r.IntN(len(others))]
 	}
-	sc.note("root=%s", root.cert.Subject.CommonName)
+	sc.note("root=%s", root.Cert.Subject.CommonName)
 
 	// Intermediates, top down.
 	nInt := []int{0, 1, 1, 1, 1, 2, 2, 3}[r.IntN(8)]
@@ -526,7 +479,7 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 	for i := range nInt {
 		t := caTemplate(fmt.Sprintf("Intermediate %d.%d", i, r.Uint32()))
 		editCA(r, sc, t)
-		t.SignatureAlgorithm = sigAlgFor(r, parent.key)
+		t.SignatureAlgorithm = sigAlgFor(r, parent.Key)
 		key := poolKey(randomKind(r), r.IntN(64))
 		if pick(r, 2) {
 			key = poolKey(kP224, 0)
@@ -551,9 +504,9 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 		// Same subject and key as the anchor: crypto/x509 sees the anchor as
 		// already in the chain when the path loops back to that name.
 		t := leafTemplate("x", "www.example.com")
-		t.Subject = root.cert.Subject
-		t.SignatureAlgorithm = sigAlgFor(r, parent.key)
-		leaf = issue(tb, t, root.key, parent)
+		t.Subject = root.Cert.Subject
+		t.SignatureAlgorithm = sigAlgFor(r, parent.Key)
+		leaf = issue(tb, t, root.Key, parent)
 		sc.note("leaf-shares-anchor-subject")
 	default:
 		t := leafTemplate(fmt.Sprintf("leaf %d", r.Uint32()), "www.example.com", "*.example.org", "bad.example.com")
@@ -562,17 +515,17 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 			sc.note("no-san")
 		}
 		editCommon(r, sc, t)
-		t.SignatureAlgorithm = sigAlgFor(r, parent.key)
+		t.SignatureAlgorithm = sigAlgFor(r, parent.Key)
 		leaf = issue(tb, t, poolKey(randomKind(r), r.IntN(64)), parent)
 	}
 
 	// Link mutations.
-	certs := []*x509.Certificate{leaf.cert}
+	certs := []*x509.Certificate{leaf.Cert}
 	for i := len(issuers) - 1; i >= 1; i-- {
-		certs = append(certs, issuers[i].cert)
+		certs = append(certs, issuers[i].Cert)
 	}
 	for i := range certs {
-		if certs[i] == f.leafAnchor.cert {
+		if certs[i] == f.leafAnchor.Cert {
 			continue
 		}
 		if pick(r, 2) {
@@ -599,9 +552,9 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 		sent = append(sent, sent[1+r.IntN(len(sent)-1)])
 		sc.note("duplicate")
 	}
-	selfIssued := bytes.Equal(root.cert.RawIssuer, root.cert.RawSubject)
+	selfIssued := bytes.Equal(root.Cert.RawIssuer, root.Cert.RawSubject)
 	if pick(r, 5) || !selfIssued && pick(r, 40) {
-		sent = append(sent, root.cert)
+		sent = append(sent, root.Cert)
 		sc.note("anchor-sent")
 	}
 	if !selfIssued && pick(r, 20) {
@@ -611,7 +564,7 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 		if root == f.subOrphan {
 			up = f.offline
 		}
-		sent = append(sent, up.cert)
+		sent = append(sent, up.Cert)
 		sc.note("anchor-issuer-sent")
 	}
 	if pick(r, 3) {
@@ -621,25 +574,25 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 			other = f.good
 		}
 		t := caTemplate("x")
-		t.Subject = root.cert.Subject
-		sent = append(sent, issue(tb, t, root.key, other).cert)
+		t.Subject = root.Cert.Subject
+		sent = append(sent, issue(tb, t, root.Key, other).Cert)
 		sc.note("anchor-cross-signed-sent")
 	}
 	if pick(r, 3) {
 		t := caTemplate(fmt.Sprintf("Unrelated %d", r.Uint32()))
-		sent = append(sent, issue(tb, t, poolKey(kP256, r.IntN(48)), f.good).cert)
+		sent = append(sent, issue(tb, t, poolKey(kP256, r.IntN(48)), f.good).Cert)
 		sc.note("unrelated")
 	}
 	if len(issuers) > 1 && pick(r, 4) {
 		// A decoy with the name of the leaf's issuer and another key.
 		top := issuers[len(issuers)-1]
 		t := caTemplate("decoy")
-		t.Subject = top.cert.Subject
+		t.Subject = top.Cert.Subject
 		d := issue(tb, t, poolKey(kP256, 40+r.IntN(8)), issuers[len(issuers)-2])
 		if pick(r, 50) {
-			sent = append(sent[:1], append([]*x509.Certificate{d.cert}, sent[1:]...)...)
+			sent = append(sent[:1], append([]*x509.Certificate{d.Cert}, sent[1:]...)...)
 		} else {
-			sent = append(sent, d.cert)
+			sent = append(sent, d.Cert)
 		}
 		sc.note("decoy")
 	}
@@ -651,9 +604,9 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 			other = f.good
 		}
 		t := caTemplate("x")
-		t.Subject = first.cert.Subject
-		x := issue(tb, t, first.key, other)
-		sent = append(sent, x.cert)
+		t.Subject = first.Cert.Subject
+		x := issue(tb, t, first.Key, other)
+		sent = append(sent, x.Cert)
 		sc.note("cross-signed")
 	}
 	sc.chain = sent
@@ -691,7 +644,7 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 		// precision.
 		c := certs[r.IntN(len(certs))]
 		if r.IntN(2) == 0 {
-			c = root.cert
+			c = root.Cert
 		}
 		deltas := []time.Duration{0, 1, -1, 500 * time.Millisecond, -500 * time.Millisecond, time.Second - 1}
 		d := deltas[r.IntN(len(deltas))]

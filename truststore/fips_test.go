@@ -32,7 +32,7 @@ func TestFIPS(t *testing.T) {
 	// A P-224 leaf key under a P-256 chain: the fast path would accept.
 	inter := issue(t, caTemplate("FIPS intermediate"), poolKey(kP256, 20), f.good)
 	leaf := issue(t, leafTemplate("fips leaf", "www.example.com"), poolKey(kP224, 1), inter)
-	chain := []*x509.Certificate{leaf.cert, inter.cert}
+	chain := []*x509.Certificate{leaf.Cert, inter.Cert}
 	opts := VerifyOptions{DNSName: "www.example.com", CurrentTime: t0}
 	if _, r := f.store.fastPath(chain, &opts, t0); r != reasonFIPS {
 		t.Errorf("fast path: %v, want %v", r, reasonFIPS)
@@ -43,10 +43,10 @@ func TestFIPS(t *testing.T) {
 	// A P-224 anchor: the slow path's answer is filtered too.
 	inter2 := issue(t, caTemplate("FIPS intermediate 2"), poolKey(kP256, 20), f.p224)
 	leaf2 := issue(t, leafTemplate("fips leaf 2", "www.example.com"), poolKey(kP256, 21), inter2)
-	chain2 := []*x509.Certificate{leaf2.cert, inter2.cert}
+	chain2 := []*x509.Certificate{leaf2.Cert, inter2.Cert}
 	pool := x509.NewCertPool()
-	pool.AddCert(inter2.cert)
-	if _, err := leaf2.cert.Verify(x509.VerifyOptions{Roots: f.store.pool, Intermediates: pool, DNSName: "www.example.com", CurrentTime: t0}); err != nil {
+	pool.AddCert(inter2.Cert)
+	if _, err := leaf2.Cert.Verify(x509.VerifyOptions{Roots: f.store.pool, Intermediates: pool, DNSName: "www.example.com", CurrentTime: t0}); err != nil {
 		t.Fatalf("crypto/x509 refuses the P-224 chain: %v", err)
 	}
 	if _, err := f.store.Verify(chain2, opts); err == nil {
@@ -54,7 +54,7 @@ func TestFIPS(t *testing.T) {
 	}
 	// An allowed chain still passes on the fast path.
 	leaf3 := issue(t, leafTemplate("fips leaf 3", "www.example.com"), poolKey(kP256, 22), inter)
-	if _, r := f.store.fastPath([]*x509.Certificate{leaf3.cert, inter.cert}, &opts, t0); r != accepted {
+	if _, r := f.store.fastPath([]*x509.Certificate{leaf3.Cert, inter.Cert}, &opts, t0); r != accepted {
 		t.Errorf("allowed chain: %v", r)
 	}
 }

@@ -21,7 +21,7 @@ func FuzzVerify(f *testing.F) {
 	mk := func(root *node, kind keyKind) []*x509.Certificate {
 		in := issue(f, caTemplate("Fuzz intermediate"), poolKey(kind, 3), root)
 		lf := issue(f, leafTemplate("fuzz leaf", "www.example.com", "*.example.org"), poolKey(kP256, 4), in)
-		return []*x509.Certificate{lf.cert, in.cert}
+		return []*x509.Certificate{lf.Cert, in.Cert}
 	}
 	chains := [][]*x509.Certificate{mk(fix.good, kP256), mk(fix.p384, kP384), mk(fix.good, kP384), mk(fix.rsa, kP256),
 		// Mixed chains: P-384 under RSA-4096 (Let's Encrypt's ECDSA
@@ -70,18 +70,18 @@ func FuzzVerifyStruct(f *testing.F) {
 	mk := func(root *node, key crypto.Signer, extra ...*x509.Certificate) []*x509.Certificate {
 		in := issue(f, caTemplate("Fuzz struct intermediate"), key, root)
 		lf := issue(f, leafTemplate("fuzz leaf", "www.example.com"), poolKey(kP256, 4), in)
-		return append([]*x509.Certificate{lf.cert, in.cert}, extra...)
+		return append([]*x509.Certificate{lf.Cert, in.Cert}, extra...)
 	}
 	bases := [][]*x509.Certificate{
 		mk(fix.good, poolKey(kP256, 3)),
 		mk(fix.p384, poolKey(kP256, 3)),
-		mk(fix.good, poolKey(kP256, 3), fix.good.cert),
-		mk(fix.sub, poolKey(kP256, 3), fix.sub.cert),
+		mk(fix.good, poolKey(kP256, 3), fix.good.Cert),
+		mk(fix.sub, poolKey(kP256, 3), fix.sub.Cert),
 		mk(fix.good, poolKey(kP384, 3)),
-		mk(fix.good2, fix.good.key), // shares Root A's key and table
+		mk(fix.good2, fix.good.Key), // shares Root A's key and table
 		mk(fix.rsa4096, poolKey(kP384, 3)),
 		mk(fix.good, poolKey(kRSA, 1)),
-		mk(fix.rsa, poolKey(kRSA4096, 1), fix.rsa.cert),
+		mk(fix.rsa, poolKey(kRSA4096, 1), fix.rsa.Cert),
 	}
 	for op := range numStructOps {
 		for target := range 3 {

@@ -88,7 +88,7 @@ func TestHotChurnRoundRobin(t *testing.T) {
 // tables).
 func TestHotChurnStore(t *testing.T) {
 	f := fx(t)
-	s, err := New([]*x509.Certificate{f.good.cert}, WithHotTables(2), WithLinkCache(0))
+	s, err := New([]*x509.Certificate{f.good.Cert}, WithHotTables(2), WithLinkCache(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestHotChurnStore(t *testing.T) {
 	for i := range 3 {
 		in := issue(t, caTemplate(fmt.Sprint("Churn intermediate ", i)), poolKey(kP256, 40+i), f.good)
 		lf := issue(t, leafTemplate("churn leaf", "www.example.com"), poolKey(kP256, 21), in)
-		chains = append(chains, []*x509.Certificate{lf.cert, in.cert})
+		chains = append(chains, []*x509.Certificate{lf.Cert, in.Cert})
 	}
 	for i := range 800 {
 		if _, err := s.Verify(chains[i%3], at("www.example.com")); err != nil {
@@ -153,7 +153,7 @@ func TestHotPaidReplaced(t *testing.T) {
 	}
 	for range 9 {
 		if c.use(b) {
-			if st := c.stats(); st.evicted != 1 || st.built != 2 {
+			if st := c.stats(); st.evicted != 1 || st.built != 2 || st.bytes != tableBytes {
 				t.Fatalf("%+v", st)
 			}
 			return
@@ -211,7 +211,7 @@ func TestHotDisabled(t *testing.T) {
 			t.Fatalf("%+v", st)
 		}
 	}
-	s, err := New([]*x509.Certificate{fx(t).good.cert}, WithHotThreshold(0))
+	s, err := New([]*x509.Certificate{fx(t).good.Cert}, WithHotThreshold(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,5 +222,44 @@ func TestHotDisabled(t *testing.T) {
 	}
 	if st := s.Stats(); st.HotBuilt != 0 {
 		t.Fatalf("HotBuilt %d with WithHotThreshold(0)", st.HotBuilt)
+	}
+}
+
+// TestHotP384: a P-384 intermediate under an RSA-4096 anchor (Let's
+// Encrypt's ECDSA chain) earns a hot table after tablePayback leaves, as a
+// P-256 one does, and the table then verifies every new leaf; its memory
+// is counted in Stats.TableBytes. A P-384 anchor has a table from load.
+func TestHotP384(t *testing.T) {
+	f := fx(t)
+	s, err := New([]*x509.Certificate{f.rsa4096.Cert, f.p384.Cert})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := s.Stats(); st.Tables != 1 || st.TableBytes != tableBytes384 {
+		t.Fatalf("at load: %d tables, %d bytes; want the P-384 anchor's table", st.Tables, st.TableBytes)
+	}
+	in := issue(t, caTemplate("P-384 intermediate under RSA-4096"), poolKey(kP384, 2), f.rsa4096)
+	for i := range 10 {
+		lf := issue(t, leafTemplate(fmt.Sprint("leaf ", i), "www.example.com"), poolKey(kP256, 21), in)
+		expect(t, s, []*x509.Certificate{lf.Cert, in.Cert}, at("www.example.com"), accepted, true)
+	}
+	st := s.Stats()
+	if st.HotBuilt != 1 || st.HotTables != 1 || st.HotHits != 10-tablePayback {
+		t.Errorf("HotBuilt %d, HotTables %d, HotHits %d: want 1, 1, %d", st.HotBuilt, st.HotTables, st.HotHits, 10-tablePayback)
+	}
+	if st.TableBytes != 2*tableBytes384 {
+		t.Errorf("TableBytes %d, want %d", st.TableBytes, 2*tableBytes384)
+	}
+	// A corrupted leaf under the hot table is refused.
+	lf := issue(t, leafTemplate("bad leaf", "www.example.com"), poolKey(kP256, 21), in)
+	expect(t, s, []*x509.Certificate{corrupt(t, lf.Cert), in.Cert}, at("www.example.com"), reasonSignature, false)
+	// The P-384 anchor's table serves its links.
+	in2 := issue(t, caTemplate("P-256 intermediate under P-384"), poolKey(kP256, 22), f.p384)
+	lf = issue(t, leafTemplate("leaf", "www.example.com"), poolKey(kP256, 21), in2)
+	expect(t, s, []*x509.Certificate{lf.Cert, in2.Cert}, at("www.example.com"), accepted, true)
+	expect(t, s, []*x509.Certificate{lf.Cert, corrupt(t, in2.Cert)}, at("www.example.com"), reasonSignature, false)
+	s.ResetCaches()
+	if st := s.Stats(); st.TableBytes != tableBytes384 || st.HotTables != 0 {
+		t.Errorf("after ResetCaches: %d bytes, %d hot tables", st.TableBytes, st.HotTables)
 	}
 }

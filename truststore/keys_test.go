@@ -68,14 +68,14 @@ func TestRuleIssuerKeyInvalidLinkCache(t *testing.T) {
 	// The genuine chain puts (inter's key, leaf) in the link cache.
 	expect(t, f.store, chain, at("www.example.com"), accepted, true)
 	expect(t, f.store, chain, at("www.example.com"), accepted, true)
-	for name, k := range badKeys(inter.cert.PublicKey.(*ecdsa.PublicKey)) {
-		expectKey(t, f.store, name, []*x509.Certificate{leaf.cert, withKey(inter.cert, k)})
+	for name, k := range badKeys(inter.Cert.PublicKey.(*ecdsa.PublicKey)) {
+		expectKey(t, f.store, name, []*x509.Certificate{leaf.Cert, withKey(inter.Cert, k)})
 	}
 	// The genuine key with PublicKeyAlgorithm Unknown: CheckSignatureFrom
 	// refuses it.
-	d := *inter.cert
+	d := *inter.Cert
 	d.PublicKeyAlgorithm = x509.UnknownPublicKeyAlgorithm
-	expectKey(t, f.store, "unknown-algorithm", []*x509.Certificate{leaf.cert, &d})
+	expectKey(t, f.store, "unknown-algorithm", []*x509.Certificate{leaf.Cert, &d})
 }
 
 func TestRuleIssuerKeyInvalidAnchorTable(t *testing.T) {
@@ -83,18 +83,18 @@ func TestRuleIssuerKeyInvalidAnchorTable(t *testing.T) {
 	// An intermediate with Root A's key (under Root B) verifies with Root
 	// A's table.
 	it := caTemplate("Intermediate with the anchor's key")
-	inter := issue(t, it, f.good.key, f.good2)
+	inter := issue(t, it, f.good.Key, f.good2)
 	leaf := issue(t, leafTemplate("leaf", "www.example.com"), poolKey(kP256, 21), inter)
-	expect(t, f.store, []*x509.Certificate{leaf.cert, inter.cert}, at("www.example.com"), accepted, true)
-	for name, k := range badKeys(inter.cert.PublicKey.(*ecdsa.PublicKey)) {
+	expect(t, f.store, []*x509.Certificate{leaf.Cert, inter.Cert}, at("www.example.com"), accepted, true)
+	for name, k := range badKeys(inter.Cert.PublicKey.(*ecdsa.PublicKey)) {
 		// A new leaf each time, so no link is cached.
 		l := issue(t, leafTemplate("leaf", "www.example.com"), poolKey(kP256, 21), inter)
-		expectKey(t, f.store, name, []*x509.Certificate{l.cert, withKey(inter.cert, k)})
+		expectKey(t, f.store, name, []*x509.Certificate{l.Cert, withKey(inter.Cert, k)})
 	}
 }
 
 func TestRuleIssuerKeyInvalidHotTable(t *testing.T) {
-	s, err := New([]*x509.Certificate{fx(t).good.cert})
+	s, err := New([]*x509.Certificate{fx(t).good.Cert})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,14 +102,14 @@ func TestRuleIssuerKeyInvalidHotTable(t *testing.T) {
 	inter := issue(t, caTemplate("Hot intermediate"), poolKey(kP256, 22), f.good)
 	for range 8 {
 		l := issue(t, leafTemplate("leaf", "www.example.com"), poolKey(kP256, 21), inter)
-		expect(t, s, []*x509.Certificate{l.cert, inter.cert}, at("www.example.com"), accepted, true)
+		expect(t, s, []*x509.Certificate{l.Cert, inter.Cert}, at("www.example.com"), accepted, true)
 	}
 	if st := s.Stats(); st.HotBuilt != 1 {
 		t.Fatalf("HotBuilt = %d, want 1", st.HotBuilt)
 	}
-	for name, k := range badKeys(inter.cert.PublicKey.(*ecdsa.PublicKey)) {
+	for name, k := range badKeys(inter.Cert.PublicKey.(*ecdsa.PublicKey)) {
 		l := issue(t, leafTemplate("leaf", "www.example.com"), poolKey(kP256, 21), inter)
-		expectKey(t, s, name, []*x509.Certificate{l.cert, withKey(inter.cert, k)})
+		expectKey(t, s, name, []*x509.Certificate{l.Cert, withKey(inter.Cert, k)})
 	}
 }
 
@@ -120,11 +120,11 @@ func TestRuleSentAnchorStruct(t *testing.T) {
 	f := fx(t)
 	_, _, chain := chainUnder(t, f.good, nil, nil)
 	opts := at("www.example.com")
-	expect(t, f.store, append(chain, f.good.cert), opts, accepted, true)
+	expect(t, f.store, append(chain, f.good.Cert), opts, accepted, true)
 	// With a subject alternative name the anchor lacks: crypto/x509 no
 	// longer sees the anchor as already in the chain and also returns
 	// [leaf, I, copy, A].
-	san := *f.good.cert
+	san := *f.good.Cert
 	san.Extensions = append([]pkix.Extension{{Id: asn1.ObjectIdentifier{2, 5, 29, 17}, Value: []byte{0x30, 0x00}}}, san.Extensions...)
 	expect(t, f.store, append(chain, &san), opts, reasonAmbiguousIssuer, true)
 	if xchains, _, _ := x509Verify(f.store, &scenario{chain: append(chain, &san), opts: opts}); len(xchains) != 2 {
@@ -132,19 +132,19 @@ func TestRuleSentAnchorStruct(t *testing.T) {
 	}
 	// A subject alternative name extension with an empty value: present
 	// is not absent.
-	san0 := *f.good.cert
+	san0 := *f.good.Cert
 	san0.Extensions = append([]pkix.Extension{{Id: asn1.ObjectIdentifier{2, 5, 29, 17}}}, san0.Extensions...)
 	expect(t, f.store, append(chain, &san0), opts, reasonAmbiguousIssuer, true)
 	// With another RawIssuer or RawSubjectPublicKeyInfo.
-	ri := *f.good.cert
-	ri.RawIssuer = f.good2.cert.RawSubject
+	ri := *f.good.Cert
+	ri.RawIssuer = f.good2.Cert.RawSubject
 	expect(t, f.store, append(chain, &ri), opts, reasonAmbiguousIssuer, true)
-	rk := *f.good.cert
-	rk.RawSubjectPublicKeyInfo = f.good2.cert.RawSubjectPublicKeyInfo
+	rk := *f.good.Cert
+	rk.RawSubjectPublicKeyInfo = f.good2.Cert.RawSubjectPublicKeyInfo
 	expect(t, f.store, append(chain, &rk), opts, reasonAmbiguousIssuer, true)
 	// With a key crypto/x509 refuses, or panics on.
-	for name, k := range badKeys(f.good.cert.PublicKey.(*ecdsa.PublicKey)) {
-		sc := &scenario{desc: []string{t.Name(), name}, chain: append(chain, withKey(f.good.cert, k)), opts: opts}
+	for name, k := range badKeys(f.good.Cert.PublicKey.(*ecdsa.PublicKey)) {
+		sc := &scenario{desc: []string{t.Name(), name}, chain: append(chain, withKey(f.good.Cert, k)), opts: opts}
 		if _, why := compareWithX509(t, f.store, sc); why == accepted {
 			t.Errorf("%s: fast path accepted", name)
 		}
@@ -155,11 +155,11 @@ func TestRuleSentAnchorStruct(t *testing.T) {
 func TestVerifyX509Panic(t *testing.T) {
 	f := fx(t)
 	leaf, inter, _ := chainUnder(t, f.good, nil, nil)
-	bad := withKey(inter.cert, &ecdsa.PublicKey{Curve: elliptic.P256(), Y: big.NewInt(1)})
-	if _, _, panicked := x509Verify(f.store, &scenario{chain: []*x509.Certificate{leaf.cert, bad}, opts: at("")}); !panicked {
+	bad := withKey(inter.Cert, &ecdsa.PublicKey{Curve: elliptic.P256(), Y: big.NewInt(1)})
+	if _, _, panicked := x509Verify(f.store, &scenario{chain: []*x509.Certificate{leaf.Cert, bad}, opts: at("")}); !panicked {
 		t.Skip("crypto/x509 no longer panics on a nil X")
 	}
-	_, err := f.store.Verify([]*x509.Certificate{leaf.cert, bad}, at(""))
+	_, err := f.store.Verify([]*x509.Certificate{leaf.Cert, bad}, at(""))
 	if !errors.Is(err, errX509Panic) {
 		t.Fatalf("Verify: %v, want errX509Panic", err)
 	}
@@ -170,17 +170,17 @@ func TestVerifyX509Panic(t *testing.T) {
 func TestRuleSentAnchorRawIssuer(t *testing.T) {
 	a := issue(t, caTemplate("Dual A"), poolKey(kP256, 44), nil)
 	b := issue(t, caTemplate("Dual B"), poolKey(kP256, 44), nil)
-	s, err := New([]*x509.Certificate{a.cert, b.cert})
+	s, err := New([]*x509.Certificate{a.Cert, b.Cert})
 	if err != nil {
 		t.Fatal(err)
 	}
 	inter := issue(t, caTemplate("Dual intermediate"), poolKey(kP256, 20), a)
 	leaf := issue(t, leafTemplate("dual leaf", "www.example.com"), poolKey(kP256, 21), inter)
-	chain := []*x509.Certificate{leaf.cert, inter.cert}
+	chain := []*x509.Certificate{leaf.Cert, inter.Cert}
 	opts := at("www.example.com")
-	expect(t, s, append(chain, a.cert), opts, accepted, true)
-	copyA := *a.cert
-	copyA.RawIssuer = b.cert.RawSubject
+	expect(t, s, append(chain, a.Cert), opts, accepted, true)
+	copyA := *a.Cert
+	copyA.RawIssuer = b.Cert.RawSubject
 	expect(t, s, append(chain, &copyA), opts, reasonAmbiguousIssuer, true)
 	if xchains, _, _ := x509Verify(s, &scenario{chain: append(chain, &copyA), opts: opts}); len(xchains) != 2 {
 		t.Errorf("crypto/x509 returned %d chains, want 2", len(xchains))
@@ -191,7 +191,7 @@ func TestRuleSentAnchorRawIssuer(t *testing.T) {
 // a fast-path issuer.
 func TestRuleAnchorKeyInvalid(t *testing.T) {
 	f := fx(t)
-	s, err := New([]*x509.Certificate{f.good.cert})
+	s, err := New([]*x509.Certificate{f.good.Cert})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,8 +226,8 @@ func TestFIPSMalformedLeafKey(t *testing.T) {
 		for _, k := range []any{(*rsa.PublicKey)(nil), &rsa.PublicKey{}, (*ecdsa.PublicKey)(nil), &ecdsa.PublicKey{}} {
 			// crypto/x509 accepts (it never reads the leaf's key); the FIPS
 			// filter refuses.
-			if _, err := f.store.Verify([]*x509.Certificate{withKey(leaf.cert, k), chain[1]}, at("www.example.com")); !errors.Is(err, errNoFIPSChain) {
-				t.Errorf("%s: leaf key %#v in FIPS mode: %v, want errNoFIPSChain", root.cert.Subject.CommonName, k, err)
+			if _, err := f.store.Verify([]*x509.Certificate{withKey(leaf.Cert, k), chain[1]}, at("www.example.com")); !errors.Is(err, errNoFIPSChain) {
+				t.Errorf("%s: leaf key %#v in FIPS mode: %v, want errNoFIPSChain", root.Cert.Subject.CommonName, k, err)
 			}
 		}
 	}

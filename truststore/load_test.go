@@ -22,15 +22,15 @@ func TestLoadFileReportsBadEntries(t *testing.T) {
 	f := fx(t)
 	var b bytes.Buffer
 	b.WriteString("# a comment before the first block\n")
-	b.Write(pemOf(f.good.cert))                                                                                                                  // 1: ok
+	b.Write(pemOf(f.good.Cert))                                                                                                                  // 1: ok
 	b.WriteString("-----BEGIN CERTIFICATE-----\nnot base64 !!!\n-----END CERTIFICATE-----\n")                                                    // 2: broken PEM
 	b.Write(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte{1, 2, 3}}))                                                         // 3: wrong type
 	b.Write(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte{0x30, 0x03, 1, 2, 3}}))                                             // 4: not a certificate
-	b.Write(pemOf(f.good.cert))                                                                                                                  // 5: duplicate
-	b.Write(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Headers: map[string]string{"Proc-Type": "4,ENCRYPTED"}, Bytes: f.p384.cert.Raw})) // 6: headers
+	b.Write(pemOf(f.good.Cert))                                                                                                                  // 5: duplicate
+	b.Write(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Headers: map[string]string{"Proc-Type": "4,ENCRYPTED"}, Bytes: f.p384.Cert.Raw})) // 6: headers
 	b.WriteString("-----BEGIN CERTIFICATE-----\nMIIB\n")                                                                                         // 7: truncated, no END
-	b.Write(pemOf(f.p384.cert))                                                                                                                  // 8: ok
-	b.Write(pemOf(f.good2.cert))                                                                                                                 // 9: ok
+	b.Write(pemOf(f.p384.Cert))                                                                                                                  // 8: ok
+	b.Write(pemOf(f.good2.Cert))                                                                                                                 // 9: ok
 	path := filepath.Join(t.TempDir(), "bundle.pem")
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
@@ -57,7 +57,7 @@ func TestLoadFileReportsBadEntries(t *testing.T) {
 		t.Errorf("entry 5: %v, want a duplicate", sk[3].Reason)
 	}
 	st := s.Stats()
-	if st.Anchors != 3 || st.Tables != 2 || st.Skipped != 6 || st.TableBytes != 2*tableBytes {
+	if st.Anchors != 3 || st.Tables != 3 || st.Skipped != 6 || st.TableBytes != 2*tableBytes+tableBytes384 {
 		t.Errorf("stats %+v", st)
 	}
 }
@@ -84,7 +84,7 @@ func TestLoadEmptyIsError(t *testing.T) {
 
 func TestNewSkipsNilAndDuplicates(t *testing.T) {
 	f := fx(t)
-	s, err := New([]*x509.Certificate{f.good.cert, nil, f.good.cert, f.good2.cert, {Raw: []byte{1}}}, WithMaxTables(1))
+	s, err := New([]*x509.Certificate{f.good.Cert, nil, f.good.Cert, f.good2.Cert, {Raw: []byte{1}}}, WithMaxTables(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,12 +102,12 @@ func TestNewSkipsNilAndDuplicates(t *testing.T) {
 func TestLoadDirAndSystemEnv(t *testing.T) {
 	f := fx(t)
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "a.pem"), pemOf(f.good.cert), 0o644)
-	os.WriteFile(filepath.Join(dir, "b.pem"), append(pemOf(f.good2.cert), pemOf(f.good.cert)...), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.pem"), pemOf(f.good.Cert), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.pem"), append(pemOf(f.good2.Cert), pemOf(f.good.Cert)...), 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o644)
 	os.Symlink("a.pem", filepath.Join(dir, "1234abcd.0"))
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
-	os.WriteFile(filepath.Join(dir, "sub", "c.pem"), pemOf(f.p384.cert), 0o644)
+	os.WriteFile(filepath.Join(dir, "sub", "c.pem"), pemOf(f.p384.Cert), 0o644)
 	s, err := LoadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -166,8 +166,8 @@ func TestSystemBundle(t *testing.T) {
 // anchor or a reported skip.
 func FuzzLoadPEM(f *testing.F) {
 	fix := newFixture(f)
-	f.Add(pemOf(fix.good.cert))
-	f.Add(append(pemOf(fix.good.cert), pemOf(fix.p384.cert)...))
+	f.Add(pemOf(fix.good.Cert))
+	f.Add(append(pemOf(fix.good.Cert), pemOf(fix.p384.Cert)...))
 	f.Add([]byte("-----BEGIN CERTIFICATE-----\n-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"))
 	f.Add([]byte("junk\r\n-----BEGIN X-----\r\nAQID\r\n-----END X-----\r\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -45,7 +45,7 @@ func chainUnder(t *testing.T, root *node, editInt, editLeaf func(*x509.Certifica
 		editLeaf(lt)
 	}
 	leaf = issue(t, lt, poolKey(kP256, 21), inter)
-	return leaf, inter, []*x509.Certificate{leaf.cert, inter.cert}
+	return leaf, inter, []*x509.Certificate{leaf.Cert, inter.Cert}
 }
 
 func at(dns string) VerifyOptions { return VerifyOptions{DNSName: dns, CurrentTime: t0} }
@@ -81,16 +81,16 @@ func TestRuleNotParsed(t *testing.T) {
 	expect(t, f.store, chain, at("www.example.com"), accepted, true)
 	// The same Raw with another TBS: crypto/x509 checks the signature over
 	// RawTBSCertificate and refuses; a cache keyed by Raw must not answer.
-	forged := *leaf.cert
-	forged.RawTBSCertificate = other.cert.RawTBSCertificate
-	forged.DNSNames = other.cert.DNSNames
+	forged := *leaf.Cert
+	forged.RawTBSCertificate = other.Cert.RawTBSCertificate
+	forged.DNSNames = other.Cert.DNSNames
 	expect(t, f.store, []*x509.Certificate{&forged, chain[1]}, at("evil.example.com"), reasonNotParsed, false)
 	// The same Raw with another hash.
-	forged = *leaf.cert
+	forged = *leaf.Cert
 	forged.SignatureAlgorithm = x509.ECDSAWithSHA384
 	expect(t, f.store, []*x509.Certificate{&forged, chain[1]}, at("www.example.com"), reasonNotParsed, false)
 	// An ECDSA signature labelled RSA.
-	forged = *leaf.cert
+	forged = *leaf.Cert
 	forged.SignatureAlgorithm = x509.SHA256WithRSA
 	expect(t, f.store, []*x509.Certificate{&forged, chain[1]}, at("www.example.com"), reasonNotParsed, false)
 	// An RSA link, warmed, then labelled with another hash: crypto/rsa
@@ -98,13 +98,13 @@ func TestRuleNotParsed(t *testing.T) {
 	_, in, rchain := chainUnder(t, f.rsa, func(c *x509.Certificate) { c.SignatureAlgorithm = x509.SHA384WithRSA }, nil)
 	expect(t, f.store, rchain, at("www.example.com"), accepted, true)
 	for _, alg := range []x509.SignatureAlgorithm{x509.SHA256WithRSA, x509.SHA512WithRSA} {
-		rf := *in.cert
+		rf := *in.Cert
 		rf.SignatureAlgorithm = alg
 		expect(t, f.store, []*x509.Certificate{rchain[0], &rf}, at("www.example.com"), reasonNotParsed, false)
 	}
 	// Not parsed at all.
 	bare := &x509.Certificate{}
-	expect(t, f.store, []*x509.Certificate{leaf.cert, bare, chain[1]}, at("www.example.com"), reasonNotParsed, false)
+	expect(t, f.store, []*x509.Certificate{leaf.Cert, bare, chain[1]}, at("www.example.com"), reasonNotParsed, false)
 }
 
 func TestRuleTooMany(t *testing.T) {
@@ -113,30 +113,30 @@ func TestRuleTooMany(t *testing.T) {
 	var ints []*x509.Certificate
 	for i := range 7 {
 		n := issue(t, caTemplate("Long "+string(rune('a'+i))), poolKey(kP256, 22+i), parent)
-		ints = append([]*x509.Certificate{n.cert}, ints...)
+		ints = append([]*x509.Certificate{n.Cert}, ints...)
 		parent = n
 	}
 	leaf := issue(t, leafTemplate("long leaf", "www.example.com"), poolKey(kP256, 30), parent)
-	chain := append([]*x509.Certificate{leaf.cert}, ints...)
+	chain := append([]*x509.Certificate{leaf.Cert}, ints...)
 	// 8 sent, a path of 9 with the anchor.
 	expect(t, f.store, chain, at("www.example.com"), reasonTooMany, true)
 	// 9 sent.
-	expect(t, f.store, append(chain, f.good.cert), at("www.example.com"), reasonTooMany, true)
+	expect(t, f.store, append(chain, f.good.Cert), at("www.example.com"), reasonTooMany, true)
 	// 9 sent, most of them unrelated, for a short path.
 	_, _, short := chainUnder(t, f.good, nil, nil)
 	for i := range 7 {
-		short = append(short, issue(t, caTemplate("Unrelated "+string(rune('a'+i))), poolKey(kP256, 22+i), f.good).cert)
+		short = append(short, issue(t, caTemplate("Unrelated "+string(rune('a'+i))), poolKey(kP256, 22+i), f.good).Cert)
 	}
 	expect(t, f.store, short, at("www.example.com"), reasonTooMany, true)
 	expect(t, f.store, short[:8], at("www.example.com"), accepted, true)
 	// 7 sent, a path of 8: handled.
-	leaf7 := issue(t, leafTemplate("long leaf 7", "www.example.com"), poolKey(kP256, 30), &node{cert: ints[1], key: poolKey(kP256, 27)})
-	expect(t, f.store, append([]*x509.Certificate{leaf7.cert}, ints[1:]...), at("www.example.com"), accepted, true)
+	leaf7 := issue(t, leafTemplate("long leaf 7", "www.example.com"), poolKey(kP256, 30), &node{Cert: ints[1], Key: poolKey(kP256, 27)})
+	expect(t, f.store, append([]*x509.Certificate{leaf7.Cert}, ints[1:]...), at("www.example.com"), accepted, true)
 }
 
 func TestRuleLeafIsAnchor(t *testing.T) {
 	f := fx(t)
-	chain := []*x509.Certificate{f.leafAnchor.cert}
+	chain := []*x509.Certificate{f.leafAnchor.Cert}
 	expect(t, f.store, chain, at("anchor.example.com"), reasonLeafIsAnchor, true)
 }
 
@@ -146,21 +146,21 @@ func TestRuleSharedSubject(t *testing.T) {
 	// sees the anchor as already in the chain and finds no chain.
 	inter := issue(t, caTemplate("Intermediate shared"), poolKey(kP256, 20), f.good)
 	lt := leafTemplate("x")
-	lt.Subject = f.good.cert.Subject
-	leaf := issue(t, lt, f.good.key, inter)
-	expect(t, f.store, []*x509.Certificate{leaf.cert, inter.cert}, at(""), reasonSharedSubject, false)
+	lt.Subject = f.good.Cert.Subject
+	leaf := issue(t, lt, f.good.Key, inter)
+	expect(t, f.store, []*x509.Certificate{leaf.Cert, inter.Cert}, at(""), reasonSharedSubject, false)
 	// Two sent certificates with one name.
 	_, in2, chain := chainUnder(t, f.good, nil, nil)
 	dt := caTemplate("decoy")
-	dt.Subject = in2.cert.Subject
+	dt.Subject = in2.Cert.Subject
 	decoy := issue(t, dt, poolKey(kP256, 31), f.good)
-	expect(t, f.store, append(chain, decoy.cert), at("www.example.com"), reasonSharedSubject, true)
+	expect(t, f.store, append(chain, decoy.Cert), at("www.example.com"), reasonSharedSubject, true)
 	// A sent certificate with the leaf's subject.
 	leaf2, _, chain2 := chainUnder(t, f.good, nil, nil)
 	st := caTemplate("x")
-	st.Subject = leaf2.cert.Subject
+	st.Subject = leaf2.Cert.Subject
 	same := issue(t, st, poolKey(kP256, 31), f.good2)
-	expect(t, f.store, append(chain2, same.cert), at("www.example.com"), reasonSharedSubject, true)
+	expect(t, f.store, append(chain2, same.Cert), at("www.example.com"), reasonSharedSubject, true)
 }
 
 func TestRuleNoIssuer(t *testing.T) {
@@ -174,10 +174,10 @@ func TestRuleAmbiguousIssuer(t *testing.T) {
 	// Root A cross-signed by Root B, sent along: crypto/x509 finds two
 	// chains.
 	xt := caTemplate("x")
-	xt.Subject = f.good.cert.Subject
-	cross := issue(t, xt, f.good.key, f.good2)
+	xt.Subject = f.good.Cert.Subject
+	cross := issue(t, xt, f.good.Key, f.good2)
 	_, _, chain := chainUnder(t, f.good, nil, nil)
-	expect(t, f.store, append(chain, cross.cert), at("www.example.com"), reasonAmbiguousIssuer, true)
+	expect(t, f.store, append(chain, cross.Cert), at("www.example.com"), reasonAmbiguousIssuer, true)
 	// Two anchors with one name.
 	_, _, chain = chainUnder(t, f.twinA, nil, nil)
 	expect(t, f.store, chain, at("www.example.com"), reasonAmbiguousIssuer, true)
@@ -188,9 +188,9 @@ func TestRuleLoop(t *testing.T) {
 	a0 := issue(t, caTemplate("Loop A"), poolKey(kP256, 32), nil)
 	b := issue(t, caTemplate("Loop B"), poolKey(kP256, 33), a0)
 	a := issue(t, caTemplate("Loop A"), poolKey(kP256, 32), b)
-	a.cert.Subject = pkix.Name{}
+	a.Cert.Subject = pkix.Name{}
 	leaf := issue(t, leafTemplate("loop leaf", "www.example.com"), poolKey(kP256, 34), a)
-	expect(t, f.store, []*x509.Certificate{leaf.cert, a.cert, b.cert}, at("www.example.com"), reasonLoop, false)
+	expect(t, f.store, []*x509.Certificate{leaf.Cert, a.Cert, b.Cert}, at("www.example.com"), reasonLoop, false)
 }
 
 func TestRuleNameConstraints(t *testing.T) {
@@ -245,13 +245,13 @@ func TestRuleSignatureAlgorithm(t *testing.T) {
 	// crypto/x509 refuses an algorithm of another family than the key
 	// (verifying it as RSA would need an RSA key).
 	ft := caTemplate("x")
-	ft.Subject = f.good.cert.Subject
+	ft.Subject = f.good.Cert.Subject
 	fake := issue(t, ft, poolKey(kRSA, 1), nil)
 	_, _, chain := chainUnder(t, fake, nil, nil)
 	expect(t, f.store, chain, at("www.example.com"), reasonSignatureAlgorithm, false)
 	// And an ECDSA signature under the name of an RSA anchor.
 	ft = caTemplate("x")
-	ft.Subject = f.rsa.cert.Subject
+	ft.Subject = f.rsa.Cert.Subject
 	fake = issue(t, ft, poolKey(kP256, 30), nil)
 	_, _, chain = chainUnder(t, fake, nil, nil)
 	expect(t, f.store, chain, at("www.example.com"), reasonSignatureAlgorithm, false)
@@ -288,8 +288,8 @@ func TestRuleRSAKey(t *testing.T) {
 		for _, root := range []*node{f.good, f.p384, f.rsa4096} {
 			in := issue(t, caTemplate(fmt.Sprintf("RSA intermediate %d", k)), poolKey(k, 1), root)
 			lf := issue(t, leafTemplate("leaf", "www.example.com"), poolKey(kP256, 21), in)
-			expect(t, f.store, []*x509.Certificate{lf.cert, in.cert}, at("www.example.com"), accepted, true)
-			expect(t, f.store, []*x509.Certificate{corrupt(t, lf.cert), in.cert}, at("www.example.com"), reasonSignature, false)
+			expect(t, f.store, []*x509.Certificate{lf.Cert, in.Cert}, at("www.example.com"), accepted, true)
+			expect(t, f.store, []*x509.Certificate{corrupt(t, lf.Cert), in.Cert}, at("www.example.com"), reasonSignature, false)
 		}
 	}
 	for _, root := range []*node{f.rsa1024, f.rsa2056, f.rsaE3} {
@@ -299,15 +299,15 @@ func TestRuleRSAKey(t *testing.T) {
 	for _, k := range []keyKind{kRSA1024, kRSA2056, kRSAE3} {
 		in := issue(t, caTemplate(fmt.Sprintf("Odd RSA intermediate %d", k)), poolKey(k, 0), f.good)
 		lf := issue(t, leafTemplate("leaf", "www.example.com"), poolKey(kP256, 21), in)
-		expect(t, f.store, []*x509.Certificate{lf.cert, in.cert}, at("www.example.com"), reasonIssuerKey, true)
+		expect(t, f.store, []*x509.Certificate{lf.Cert, in.Cert}, at("www.example.com"), reasonIssuerKey, true)
 	}
 	// Hand-made structs: after the genuine chain has warmed the link cache,
 	// a negated or nil modulus, another exponent, or a PublicKeyAlgorithm
 	// that is not RSA must not reach the cache or crypto/rsa.
 	in := issue(t, caTemplate("RSA intermediate struct"), poolKey(kRSA, 1), f.good)
 	lf := issue(t, leafTemplate("leaf", "www.example.com"), poolKey(kP256, 21), in)
-	expect(t, f.store, []*x509.Certificate{lf.cert, in.cert}, at("www.example.com"), accepted, true)
-	pub := in.cert.PublicKey.(*rsa.PublicKey)
+	expect(t, f.store, []*x509.Certificate{lf.Cert, in.Cert}, at("www.example.com"), accepted, true)
+	pub := in.Cert.PublicKey.(*rsa.PublicKey)
 	for _, m := range []struct {
 		edit   func(c *x509.Certificate)
 		x509OK bool // crypto/x509's answer
@@ -322,9 +322,9 @@ func TestRuleRSAKey(t *testing.T) {
 		{func(c *x509.Certificate) { c.PublicKeyAlgorithm = x509.ECDSA }, true},
 		{func(c *x509.Certificate) { c.PublicKeyAlgorithm = x509.UnknownPublicKeyAlgorithm }, false},
 	} {
-		forged := *in.cert
+		forged := *in.Cert
 		m.edit(&forged)
-		expect(t, f.store, []*x509.Certificate{lf.cert, &forged}, at("www.example.com"), reasonIssuerKey, m.x509OK)
+		expect(t, f.store, []*x509.Certificate{lf.Cert, &forged}, at("www.example.com"), reasonIssuerKey, m.x509OK)
 	}
 }
 
@@ -367,7 +367,7 @@ func TestRuleRSAGODEBUG(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := issue(t, caTemplate("Root RSA-512"), k, nil)
-	s, err := New([]*x509.Certificate{root.cert})
+	s, err := New([]*x509.Certificate{root.Cert})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +389,7 @@ func TestRuleValidity(t *testing.T) {
 	f := fx(t)
 	leaf, _, chain := chainUnder(t, f.good, nil, nil)
 	at := func(tm time.Time) VerifyOptions { return VerifyOptions{DNSName: "www.example.com", CurrentTime: tm} }
-	na, nb := leaf.cert.NotAfter, leaf.cert.NotBefore
+	na, nb := leaf.Cert.NotAfter, leaf.Cert.NotBefore
 	expect(t, f.store, chain, at(na), accepted, true)
 	expect(t, f.store, chain, at(nb), accepted, true)
 	expect(t, f.store, chain, at(na.Add(time.Nanosecond)), reasonValidity, false)
@@ -486,20 +486,20 @@ func TestRuleSignature(t *testing.T) {
 	f := fx(t)
 	leaf, inter, good := chainUnder(t, f.good, nil, nil)
 	expect(t, f.store, good, at("www.example.com"), accepted, true)
-	bad := corrupt(t, leaf.cert)
-	chain := []*x509.Certificate{bad, inter.cert}
+	bad := corrupt(t, leaf.Cert)
+	chain := []*x509.Certificate{bad, inter.Cert}
 	// Twice: a failed link must not be remembered as verified.
 	expect(t, f.store, chain, at("www.example.com"), reasonSignature, false)
 	expect(t, f.store, chain, at("www.example.com"), reasonSignature, false)
 	// A corrupted intermediate, verified under the anchor's table.
-	badInter := corrupt(t, inter.cert)
-	expect(t, f.store, []*x509.Certificate{leaf.cert, badInter}, at("www.example.com"), reasonSignature, false)
+	badInter := corrupt(t, inter.Cert)
+	expect(t, f.store, []*x509.Certificate{leaf.Cert, badInter}, at("www.example.com"), reasonSignature, false)
 }
 
 func TestRuleSignatureEncoding(t *testing.T) {
 	f := fx(t)
 	leaf, inter, _ := chainUnder(t, f.good, nil, nil)
-	expect(t, f.store, []*x509.Certificate{padSignature(t, leaf.cert), inter.cert}, at("www.example.com"), reasonSignatureEncoding, false)
+	expect(t, f.store, []*x509.Certificate{padSignature(t, leaf.Cert), inter.Cert}, at("www.example.com"), reasonSignatureEncoding, false)
 }
 
 func TestRuleSentAnchorNotSelfIssued(t *testing.T) {
@@ -509,16 +509,16 @@ func TestRuleSentAnchorNotSelfIssued(t *testing.T) {
 	// [leaf, I, Sub] and [leaf, I, Sub, A].
 	_, _, chain := chainUnder(t, f.sub, nil, nil)
 	expect(t, f.store, chain, at("www.example.com"), accepted, true)
-	expect(t, f.store, append(chain, f.sub.cert), at("www.example.com"), reasonSentAnchorIssued, true)
-	if xchains, _, _ := x509Verify(f.store, &scenario{chain: append(chain, f.sub.cert), opts: at("www.example.com")}); len(xchains) != 2 {
+	expect(t, f.store, append(chain, f.sub.Cert), at("www.example.com"), reasonSentAnchorIssued, true)
+	if xchains, _, _ := x509Verify(f.store, &scenario{chain: append(chain, f.sub.Cert), opts: at("www.example.com")}); len(xchains) != 2 {
 		t.Errorf("crypto/x509 returned %d chains, want 2", len(xchains))
 	}
 	// Its issuer is not an anchor: still declined (crypto/x509 finds one
 	// chain, or two if the issuer is sent too).
 	_, _, chain = chainUnder(t, f.subOrphan, nil, nil)
-	expect(t, f.store, append(chain, f.subOrphan.cert), at("www.example.com"), reasonSentAnchorIssued, true)
-	expect(t, f.store, append(chain, f.subOrphan.cert, f.offline.cert), at("www.example.com"), reasonSentAnchorIssued, true)
+	expect(t, f.store, append(chain, f.subOrphan.Cert), at("www.example.com"), reasonSentAnchorIssued, true)
+	expect(t, f.store, append(chain, f.subOrphan.Cert, f.offline.Cert), at("www.example.com"), reasonSentAnchorIssued, true)
 	// A self-signed anchor sent along stays on the fast path.
 	_, _, chain = chainUnder(t, f.good, nil, nil)
-	expect(t, f.store, append(chain, f.good.cert), at("www.example.com"), accepted, true)
+	expect(t, f.store, append(chain, f.good.Cert), at("www.example.com"), accepted, true)
 }

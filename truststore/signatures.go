@@ -31,7 +31,8 @@ func (s *Store) verifyPath(path []*x509.Certificate, top *anchor, ids *[maxCerts
 // child's signature algorithm (see checkPath): RSA by rsa.VerifyPKCS1v15;
 // ECDSA with the issuer's anchor table when it has one, else a hot table,
 // else ordinary verification. Successes are remembered in the link cache;
-// P-256 keys that keep verifying may earn a hot table (see hotCache).
+// P-256 and P-384 keys that keep verifying may earn a hot table (see
+// hotCache).
 func (s *Store) verifyLink(child, issuer *x509.Certificate, id keyID, table keyTable) reason {
 	lk := linkKey{issuer: id, child: sha256.Sum256(child.Raw)}
 	if _, ok := s.links.Get(lk); ok {

@@ -10,10 +10,10 @@ import (
 	"time"
 )
 
-// Store is a set of trust anchors with a key table for each P-256 anchor,
-// and the bounded caches that make repeated verification cheap. A Store is
-// immutable after loading apart from its caches, and is safe for concurrent
-// use.
+// Store is a set of trust anchors with a key table for each P-256 and
+// P-384 anchor, and the bounded caches that make repeated verification
+// cheap. A Store is immutable after loading apart from its caches, and is
+// safe for concurrent use.
 type Store struct {
 	cfg     config
 	anchors []*anchor
@@ -69,17 +69,17 @@ func defaultConfig() config {
 }
 
 // WithMaxTables limits the number of anchor tables built at load to n (the
-// first n P-256 anchors in load order). A negative n, the default, builds a
-// table for every P-256 anchor; zero builds none.
+// first n P-256 or P-384 anchors in load order). A negative n, the default,
+// builds a table for every P-256 and P-384 anchor; zero builds none.
 func WithMaxTables(n int) Option { return func(c *config) { c.maxTables = n } }
 
-// WithHotThreshold sets K, the number of signatures a P-256 issuing key that
-// is not an anchor must have verified recently (as the admission sketch
-// estimates) before it may get a table while the hot cache has room
-// (default 3, the uses that repay a build). A full cache admits a key only
-// in place of a table that has repaid its build, and only when the key is
-// clearly more frequent (see the package documentation). K <= 0 disables
-// hot tables.
+// WithHotThreshold sets K, the number of signatures a P-256 or P-384
+// issuing key that is not an anchor must have verified recently (as the
+// admission sketch estimates) before it may get a table while the hot cache
+// has room (default 3, the uses that repay a P-256 build). A full cache
+// admits a key only in place of a table that has repaid its build, and only
+// when the key is clearly more frequent (see the package documentation).
+// K <= 0 disables hot tables.
 func WithHotThreshold(k int) Option { return func(c *config) { c.hotThreshold = k } }
 
 // WithHotTables bounds the number of hot intermediate tables (default 64);
