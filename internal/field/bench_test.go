@@ -8,6 +8,10 @@ import "testing"
 
 var ftBenchSink Element
 
+// benchKernels lists comparison kernels for BenchmarkMul and BenchmarkSquare
+// (kernels_test.go) beside the production ones; P-256 has none.
+var benchKernels []kernel
+
 func ftBenchPair() (Element, Element) {
 	return Element{0x79e730d418a9143c, 0x75ba95fc5fedb601, 0x79fb732b77622510, 0x18905f76a53755c6},
 		Element{0xddf25357ce95560a, 0x8b4ab8e4ba19e45c, 0xd2e88688dd21f325, 0x8571ff1825885d85}

@@ -8,44 +8,16 @@ import (
 var benchSink Element
 
 // The benchmarks chain each operation on its previous result, so they time
-// the latency of one operation. The kernels of cmpKernels use the
+// the latency of one operation. BenchmarkMul and BenchmarkSquare (in the
+// generated kernels_test.go) run every kernel, then those of benchKernels:
+// these use the
 // textbook reduction (quotient digit by a multiplication, q·p by six
 // products) in place of P-384's multiplication-free round, kept to measure
 // that choice: the portable twin's (redc_alt_test.go) and, on amd64, the
 // ADX kernel's (mulADXMulxRedc).
 
-// cmpKernels lists the comparison kernels.
-var cmpKernels = []kernel{{"generic-mulq-redc", mulGenericMulQ, squareGenericMulQ}}
-
-func benchKernels() []kernel { return append(kernels(), cmpKernels...) }
-
-func BenchmarkMul(b *testing.B) {
-	for _, k := range benchKernels() {
-		b.Run(k.name, func(b *testing.B) {
-			r := rand.New(rand.NewChaCha8([32]byte{'b'}))
-			x, y := tRandom(r), tRandom(r)
-			mulK := k.mul
-			for b.Loop() {
-				mulK(&x, &x, &y)
-			}
-			benchSink = x
-		})
-	}
-}
-
-func BenchmarkSquare(b *testing.B) {
-	for _, k := range benchKernels() {
-		b.Run(k.name, func(b *testing.B) {
-			r := rand.New(rand.NewChaCha8([32]byte{'b'}))
-			x := tRandom(r)
-			squareK := k.square
-			for b.Loop() {
-				squareK(&x, &x)
-			}
-			benchSink = x
-		})
-	}
-}
+// benchKernels lists the comparison kernels.
+var benchKernels = []kernel{{"generic-mulq-redc", mulGenericMulQ, squareGenericMulQ}}
 
 func BenchmarkAdd(b *testing.B) {
 	r := rand.New(rand.NewChaCha8([32]byte{'b'}))

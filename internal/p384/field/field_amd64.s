@@ -367,363 +367,356 @@ TEXT ·mulADX(SB), NOSPLIT, $0-24
 
 // func squareADX(z *[6]uint64, x *[6]uint64)
 // Requires: ADX, BMI2, CMOV
-TEXT ·squareADX(SB), NOSPLIT, $0-16
+TEXT ·squareADX(SB), NOSPLIT, $96-16
 	MOVQ x+8(FP), SI
-	MOVQ SI, DI
 
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R12, R12
-	MOVQ  (DI), DX
-	MULXQ (SI), AX, BX
-	MULXQ 8(SI), R13, CX
-	ADDQ  R13, BX
-	MULXQ 16(SI), R13, R8
-	ADCQ  R13, CX
-	MULXQ 24(SI), R13, R9
-	ADCQ  R13, R8
-	MULXQ 32(SI), R13, R10
-	ADCQ  R13, R9
-	MULXQ 40(SI), R13, R11
-	ADCQ  R13, R10
-	ADCQ  $0x00, R11
+	// Row 0: c[1..6] = x0·x[1..5].
+	MOVQ  (SI), DX
+	MULXQ 8(SI), CX, BX
+	MULXQ 16(SI), AX, DI
+	ADDQ  AX, BX
+	MULXQ 24(SI), AX, R8
+	ADCQ  AX, DI
+	MULXQ 32(SI), AX, R9
+	ADCQ  AX, R8
+	MULXQ 40(SI), AX, R10
+	ADCQ  AX, R9
+	ADCQ  $0x00, R10
+	MOVQ  CX, 8(SP)
+	MOVQ  BX, 16(SP)
+
+	// Row 1: c[3..7] += x1·x[2..5]; low halves on CF, high halves on OF.
+	XORL  R13, R13
+	MOVL  $0x00000000, R14
+	MOVQ  8(SI), DX
+	MULXQ 16(SI), R11, R12
+	ADCXQ R11, DI
+	ADOXQ R12, R8
+	MULXQ 24(SI), R11, R12
+	ADCXQ R11, R8
+	ADOXQ R12, R9
+	MULXQ 32(SI), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, R10
+	MULXQ 40(SI), R11, R12
+	ADCXQ R11, R10
+	ADOXQ R12, R14
+	ADCXQ R13, R14
+	MOVQ  DI, 24(SP)
+	MOVQ  R8, 32(SP)
+
+	// Row 2: c[5..8] += x2·x[3..5]; low halves on CF, high halves on OF.
+	XORL  CX, CX
+	MOVL  $0x00000000, BX
+	MOVQ  16(SI), DX
+	MULXQ 24(SI), R15, AX
+	ADCXQ R15, R9
+	ADOXQ AX, R10
+	MULXQ 32(SI), R15, AX
+	ADCXQ R15, R10
+	ADOXQ AX, R14
+	MULXQ 40(SI), R15, AX
+	ADCXQ R15, R14
+	ADOXQ AX, BX
+	ADCXQ CX, BX
+	MOVQ  R9, 40(SP)
+	MOVQ  R10, 48(SP)
+
+	// Row 3: c[7..9] += x3·x[4..5]; low halves on CF, high halves on OF.
+	XORL  R13, R13
+	MOVL  $0x00000000, DI
+	MOVQ  24(SI), DX
+	MULXQ 32(SI), R11, R12
+	ADCXQ R11, R14
+	ADOXQ R12, BX
+	MULXQ 40(SI), R11, R12
+	ADCXQ R11, BX
+	ADOXQ R12, DI
+	ADCXQ R13, DI
+	MOVQ  R14, 56(SP)
+	MOVQ  BX, 64(SP)
+
+	// Row 4: c[9..10] += x4·x[5..5]; low halves on CF, high halves on OF.
+	XORL  AX, AX
+	MOVL  $0x00000000, CX
+	MOVQ  32(SI), DX
+	MULXQ 40(SI), R8, R15
+	ADCXQ R8, DI
+	ADOXQ R15, CX
+	ADCXQ AX, CX
+	MOVQ  DI, 72(SP)
+	MOVQ  CX, 80(SP)
+
+	// f = 2c + Σ x_i²·2^(128i): doubling on CF, squares on OF; f[0..5] stay, f[6..11] go to the frame.
+	XORL  R11, R11
+	MOVQ  (SI), DX
+	MULXQ (SI), R9, R10
+	MOVL  $0x00000000, R12
+	ADCXQ R12, R12
+	ADOXQ R9, R12
+	MOVQ  8(SP), R13
+	ADCXQ R13, R13
+	ADOXQ R10, R13
+	MOVQ  8(SI), DX
+	MULXQ 8(SI), R9, R10
+	MOVQ  16(SP), R14
+	ADCXQ R14, R14
+	ADOXQ R9, R14
+	MOVQ  24(SP), BX
+	ADCXQ BX, BX
+	ADOXQ R10, BX
+	MOVQ  16(SI), DX
+	MULXQ 16(SI), R9, R10
+	MOVQ  32(SP), R8
+	ADCXQ R8, R8
+	ADOXQ R9, R8
+	MOVQ  40(SP), R15
+	ADCXQ R15, R15
+	ADOXQ R10, R15
+	MOVQ  24(SI), DX
+	MULXQ 24(SI), R9, R10
+	MOVQ  48(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R9, DX
+	MOVQ  DX, 48(SP)
+	MOVQ  56(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R10, DX
+	MOVQ  DX, 56(SP)
+	MOVQ  32(SI), DX
+	MULXQ 32(SI), R9, R10
+	MOVQ  64(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R9, DX
+	MOVQ  DX, 64(SP)
+	MOVQ  72(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R10, DX
+	MOVQ  DX, 72(SP)
+	MOVQ  40(SI), DX
+	MULXQ 40(SI), R9, R10
+	MOVQ  80(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R9, DX
+	MOVQ  DX, 80(SP)
+	MOVL  $0x00000000, DX
+	ADCXQ DX, DX
+	ADOXQ R10, DX
+	MOVQ  DX, 88(SP)
+
+	// r = (L + Q·p)/2^384 for L = f[0..5]: six reduction rounds.
+	MOVL $0x00000000, AX
+	MOVL $0x00000000, DI
 
 	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ AX, DX
+	MOVQ R12, DX
 	SHLQ $0x20, DX
-	ADDQ DX, AX
-	MOVQ AX, DX
+	ADDQ DX, R12
+	MOVQ R12, DX
 	SHLQ $0x20, DX
-	MOVQ AX, R14
-	SHRQ $0x20, R14
-	XORL R13, R13
-	MOVQ AX, R15
-	ADDQ R14, R15
-	ADCQ $0x00, R13
+	MOVQ R12, CX
+	SHRQ $0x20, CX
+	XORL R10, R10
+	MOVQ R12, R9
+	ADDQ CX, R9
+	ADCQ $0x00, R10
 
 	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ AX, DX
-	SBBQ R14, DX
+	CMPQ R12, DX
+	SBBQ CX, DX
+	SBBQ $0x00, R9
+
+	// Subtract them, then add q less the borrow at limb 6.
+	SUBQ DX, R13
+	SBBQ R9, R14
+	SBBQ R10, BX
+	SBBQ $0x00, R8
 	SBBQ $0x00, R15
+	SBBQ $0x00, R12
+	ADDQ R12, AX
+	ADCQ $0x00, DI
+	MOVL $0x00000000, R11
+
+	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
+	MOVQ R13, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R13
+	MOVQ R13, DX
+	SHLQ $0x20, DX
+	MOVQ R13, CX
+	SHRQ $0x20, CX
+	XORL R10, R10
+	MOVQ R13, R9
+	ADDQ CX, R9
+	ADCQ $0x00, R10
+
+	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	CMPQ R13, DX
+	SBBQ CX, DX
+	SBBQ $0x00, R9
+
+	// Subtract them, then add q less the borrow at limb 6.
+	SUBQ DX, R14
+	SBBQ R9, BX
+	SBBQ R10, R8
+	SBBQ $0x00, R15
+	SBBQ $0x00, AX
+	SBBQ $0x00, R13
+	ADDQ R13, DI
+	ADCQ $0x00, R11
+	MOVL $0x00000000, R12
+
+	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
+	MOVQ R14, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R14
+	MOVQ R14, DX
+	SHLQ $0x20, DX
+	MOVQ R14, CX
+	SHRQ $0x20, CX
+	XORL R10, R10
+	MOVQ R14, R9
+	ADDQ CX, R9
+	ADCQ $0x00, R10
+
+	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	CMPQ R14, DX
+	SBBQ CX, DX
+	SBBQ $0x00, R9
 
 	// Subtract them, then add q less the borrow at limb 6.
 	SUBQ DX, BX
-	SBBQ R15, CX
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
+	SBBQ R9, R8
+	SBBQ R10, R15
 	SBBQ $0x00, AX
-	ADDQ AX, R11
+	SBBQ $0x00, DI
+	SBBQ $0x00, R14
+	ADDQ R14, R11
 	ADCQ $0x00, R12
+	MOVL $0x00000000, R13
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  8(DI), DX
-	XORL  R13, R13
-	MOVL  $0x00000000, AX
-	MULXQ (SI), R14, R15
-	ADCXQ R14, BX
-	ADOXQ R15, CX
-	MULXQ 8(SI), R14, R15
-	ADCXQ R14, CX
-	ADOXQ R15, R8
-	MULXQ 16(SI), R14, R15
-	ADCXQ R14, R8
-	ADOXQ R15, R9
-	MULXQ 24(SI), R14, R15
-	ADCXQ R14, R9
-	ADOXQ R15, R10
-	MULXQ 32(SI), R14, R15
-	ADCXQ R14, R10
-	ADOXQ R15, R11
-	MULXQ 40(SI), R14, R15
-	ADCXQ R14, R11
-	ADOXQ R15, R12
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R13, R12
-	ADCXQ R13, AX
-	ADOXQ R13, AX
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
+	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
 	MOVQ BX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, BX
 	MOVQ BX, DX
 	SHLQ $0x20, DX
-	MOVQ BX, R14
-	SHRQ $0x20, R14
-	XORL R13, R13
-	MOVQ BX, R15
-	ADDQ R14, R15
-	ADCQ $0x00, R13
+	MOVQ BX, CX
+	SHRQ $0x20, CX
+	XORL R10, R10
+	MOVQ BX, R9
+	ADDQ CX, R9
+	ADCQ $0x00, R10
 
 	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
 	CMPQ BX, DX
-	SBBQ R14, DX
-	SBBQ $0x00, R15
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R15, R8
-	SBBQ R13, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, BX
-	ADDQ BX, R12
-	ADCQ $0x00, AX
-
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  16(DI), DX
-	XORL  R13, R13
-	MOVL  $0x00000000, BX
-	MULXQ (SI), R14, R15
-	ADCXQ R14, CX
-	ADOXQ R15, R8
-	MULXQ 8(SI), R14, R15
-	ADCXQ R14, R8
-	ADOXQ R15, R9
-	MULXQ 16(SI), R14, R15
-	ADCXQ R14, R9
-	ADOXQ R15, R10
-	MULXQ 24(SI), R14, R15
-	ADCXQ R14, R10
-	ADOXQ R15, R11
-	MULXQ 32(SI), R14, R15
-	ADCXQ R14, R11
-	ADOXQ R15, R12
-	MULXQ 40(SI), R14, R15
-	ADCXQ R14, R12
-	ADOXQ R15, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R13, AX
-	ADCXQ R13, BX
-	ADOXQ R13, BX
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, R14
-	SHRQ $0x20, R14
-	XORL R13, R13
-	MOVQ CX, R15
-	ADDQ R14, R15
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ CX, DX
-	SBBQ R14, DX
-	SBBQ $0x00, R15
+	SBBQ CX, DX
+	SBBQ $0x00, R9
 
 	// Subtract them, then add q less the borrow at limb 6.
 	SUBQ DX, R8
-	SBBQ R15, R9
-	SBBQ R13, R10
+	SBBQ R9, R15
+	SBBQ R10, AX
+	SBBQ $0x00, DI
 	SBBQ $0x00, R11
-	SBBQ $0x00, R12
-	SBBQ $0x00, CX
-	ADDQ CX, AX
-	ADCQ $0x00, BX
+	SBBQ $0x00, BX
+	ADDQ BX, R12
+	ADCQ $0x00, R13
+	MOVL $0x00000000, R14
 
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  24(DI), DX
-	XORL  R13, R13
-	MOVL  $0x00000000, CX
-	MULXQ (SI), R14, R15
-	ADCXQ R14, R8
-	ADOXQ R15, R9
-	MULXQ 8(SI), R14, R15
-	ADCXQ R14, R9
-	ADOXQ R15, R10
-	MULXQ 16(SI), R14, R15
-	ADCXQ R14, R10
-	ADOXQ R15, R11
-	MULXQ 24(SI), R14, R15
-	ADCXQ R14, R11
-	ADOXQ R15, R12
-	MULXQ 32(SI), R14, R15
-	ADCXQ R14, R12
-	ADOXQ R15, AX
-	MULXQ 40(SI), R14, R15
-	ADCXQ R14, AX
-	ADOXQ R15, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R13, BX
-	ADCXQ R13, CX
-	ADOXQ R13, CX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
+	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
 	MOVQ R8, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R8
 	MOVQ R8, DX
 	SHLQ $0x20, DX
-	MOVQ R8, R14
-	SHRQ $0x20, R14
-	XORL R13, R13
-	MOVQ R8, R15
-	ADDQ R14, R15
-	ADCQ $0x00, R13
+	MOVQ R8, CX
+	SHRQ $0x20, CX
+	XORL R10, R10
+	MOVQ R8, R9
+	ADDQ CX, R9
+	ADCQ $0x00, R10
 
 	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
 	CMPQ R8, DX
-	SBBQ R14, DX
-	SBBQ $0x00, R15
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R9
-	SBBQ R15, R10
-	SBBQ R13, R11
-	SBBQ $0x00, R12
-	SBBQ $0x00, AX
-	SBBQ $0x00, R8
-	ADDQ R8, BX
-	ADCQ $0x00, CX
-
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  32(DI), DX
-	XORL  R13, R13
-	MOVL  $0x00000000, R8
-	MULXQ (SI), R14, R15
-	ADCXQ R14, R9
-	ADOXQ R15, R10
-	MULXQ 8(SI), R14, R15
-	ADCXQ R14, R10
-	ADOXQ R15, R11
-	MULXQ 16(SI), R14, R15
-	ADCXQ R14, R11
-	ADOXQ R15, R12
-	MULXQ 24(SI), R14, R15
-	ADCXQ R14, R12
-	ADOXQ R15, AX
-	MULXQ 32(SI), R14, R15
-	ADCXQ R14, AX
-	ADOXQ R15, BX
-	MULXQ 40(SI), R14, R15
-	ADCXQ R14, BX
-	ADOXQ R15, CX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R13, CX
-	ADCXQ R13, R8
-	ADOXQ R13, R8
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R14
-	SHRQ $0x20, R14
-	XORL R13, R13
-	MOVQ R9, R15
-	ADDQ R14, R15
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R9, DX
-	SBBQ R14, DX
-	SBBQ $0x00, R15
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R10
-	SBBQ R15, R11
-	SBBQ R13, R12
-	SBBQ $0x00, AX
-	SBBQ $0x00, BX
+	SBBQ CX, DX
 	SBBQ $0x00, R9
-	ADDQ R9, CX
-	ADCQ $0x00, R8
 
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  40(DI), DX
-	XORL  R13, R13
-	MOVL  $0x00000000, R9
-	MULXQ (SI), R14, R15
-	ADCXQ R14, R10
-	ADOXQ R15, R11
-	MULXQ 8(SI), R14, R15
-	ADCXQ R14, R11
-	ADOXQ R15, R12
-	MULXQ 16(SI), R14, R15
-	ADCXQ R14, R12
-	ADOXQ R15, AX
-	MULXQ 24(SI), R14, R15
-	ADCXQ R14, AX
-	ADOXQ R15, BX
-	MULXQ 32(SI), R14, R15
-	ADCXQ R14, BX
-	ADOXQ R15, CX
-	MULXQ 40(SI), R14, R15
-	ADCXQ R14, CX
-	ADOXQ R15, R8
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R13, R8
-	ADCXQ R13, R9
-	ADOXQ R13, R9
+	// Subtract them, then add q less the borrow at limb 6.
+	SUBQ DX, R15
+	SBBQ R9, AX
+	SBBQ R10, DI
+	SBBQ $0x00, R11
+	SBBQ $0x00, R12
+	SBBQ $0x00, R8
+	ADDQ R8, R13
+	ADCQ $0x00, R14
+	MOVL $0x00000000, BX
 
 	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
-	MOVQ R10, DX
+	MOVQ R15, DX
 	SHLQ $0x20, DX
-	ADDQ DX, R10
-	MOVQ R10, DX
+	ADDQ DX, R15
+	MOVQ R15, DX
 	SHLQ $0x20, DX
-	MOVQ R10, R14
-	SHRQ $0x20, R14
-	XORL R13, R13
-	MOVQ R10, R15
-	ADDQ R14, R15
-	ADCQ $0x00, R13
+	MOVQ R15, CX
+	SHRQ $0x20, CX
+	XORL R10, R10
+	MOVQ R15, R9
+	ADDQ CX, R9
+	ADCQ $0x00, R10
 
 	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R10, DX
-	SBBQ R14, DX
-	SBBQ $0x00, R15
+	CMPQ R15, DX
+	SBBQ CX, DX
+	SBBQ $0x00, R9
 
 	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R11
-	SBBQ R15, R12
-	SBBQ R13, AX
-	SBBQ $0x00, BX
-	SBBQ $0x00, CX
-	SBBQ $0x00, R10
-	ADDQ R10, R8
-	ADCQ $0x00, R9
+	SUBQ DX, AX
+	SBBQ R9, DI
+	SBBQ R10, R11
+	SBBQ $0x00, R12
+	SBBQ $0x00, R13
+	SBBQ $0x00, R15
+	ADDQ R15, R14
+	ADCQ $0x00, BX
 
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R11, R14
-	MOVQ    R12, R15
-	MOVQ    AX, R13
-	MOVQ    BX, R10
-	MOVQ    CX, SI
-	MOVQ    R8, DI
+	// r + H < 2p, H = f[6..11]; minus p unless that borrows.
+	ADDQ    48(SP), AX
+	ADCQ    56(SP), DI
+	ADCQ    64(SP), R11
+	ADCQ    72(SP), R12
+	ADCQ    80(SP), R13
+	ADCQ    88(SP), R14
+	ADCQ    $0x00, BX
+	MOVQ    AX, R8
+	MOVQ    DI, CX
+	MOVQ    R11, R9
+	MOVQ    R12, R10
+	MOVQ    R13, R15
+	MOVQ    R14, SI
 	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
+	SUBQ    DX, R8
 	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R15
-	SBBQ    $-2, R13
+	SBBQ    DX, CX
+	SBBQ    $-2, R9
 	SBBQ    $-1, R10
+	SBBQ    $-1, R15
 	SBBQ    $-1, SI
-	SBBQ    $-1, DI
-	SBBQ    $0x00, R9
-	CMOVQCS R11, R14
-	CMOVQCS R12, R15
-	CMOVQCS AX, R13
-	CMOVQCS BX, R10
-	CMOVQCS CX, SI
-	CMOVQCS R8, DI
-	MOVQ    z+0(FP), R11
-	MOVQ    R14, (R11)
-	MOVQ    R15, 8(R11)
-	MOVQ    R13, 16(R11)
-	MOVQ    R10, 24(R11)
-	MOVQ    SI, 32(R11)
-	MOVQ    DI, 40(R11)
+	SBBQ    $0x00, BX
+	CMOVQCS AX, R8
+	CMOVQCS DI, CX
+	CMOVQCS R11, R9
+	CMOVQCS R12, R10
+	CMOVQCS R13, R15
+	CMOVQCS R14, SI
+	MOVQ    z+0(FP), AX
+	MOVQ    R8, (AX)
+	MOVQ    CX, 8(AX)
+	MOVQ    R9, 16(AX)
+	MOVQ    R10, 24(AX)
+	MOVQ    R15, 32(AX)
+	MOVQ    SI, 40(AX)
 	RET
 
 // func mulMULQ(z *[6]uint64, x *[6]uint64, y *[6]uint64)

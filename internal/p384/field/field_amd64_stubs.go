@@ -9,7 +9,7 @@ package field
 //go:noescape
 func mulADX(z *[6]uint64, x *[6]uint64, y *[6]uint64)
 
-// squareADX sets z = x·x·2^-384 mod p. It requires BMI2 and ADX.
+// squareADX sets z = x·x·2^-384 mod p with a dedicated squaring product. It requires BMI2 and ADX.
 //
 //go:noescape
 func squareADX(z *[6]uint64, x *[6]uint64)

@@ -1,6 +1,6 @@
 package field
 
-// arith.go, kernels.go, kernels_amd64.go and field_noasm.go are written by genfield from the
+// arith.go, kernels.go, kernels_amd64.go, field_noasm.go and kernels_test.go are written by genfield from the
 // templates the P-256 and P-384 fields share.
 //go:generate go run ../../field/internal/genfield -field P-384 -dir .
 

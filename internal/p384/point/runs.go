@@ -17,9 +17,9 @@ func BuildRuns(out []Affine, q *Affine, w uint, runs, runLen int) {
 	if len(out) != runs*per {
 		panic("point: BuildRuns: bad table size")
 	}
-	// A width-5 table of 16 runs (128 points, keytable.New) is built on the
-	// stack; wider ones (keytable.NewLarge's 512 points, about 64 KiB of
-	// scratch) allocate their scratch once per build.
+	// A table of up to 128 points (width 5, 16 runs: internal/keytab's
+	// default) is built on the stack; larger ones (width 7's 512 points)
+	// allocate their scratch once per build.
 	var jacBuf [128]Jacobian
 	var scratchBuf [128]field.Element
 	jac, scratch := jacBuf[:], scratchBuf[:]

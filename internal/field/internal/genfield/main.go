@@ -10,8 +10,9 @@
 // SquareN), the modular addition, subtraction, negation and doubling with
 // their final subtraction, Select, Equal and IsZero, unrolled limb by limb so
 // that the compiler sees straight-line code; the kernel registry the tests
-// use (kernels.go, and kernels_amd64.go, which lists the assembly kernels);
-// the portable dispatch (field_noasm.go). What stays in
+// use (kernels.go, and kernels_amd64.go, which lists the assembly kernels)
+// and its tests and benchmarks (kernels_test.go); the portable dispatch
+// (field_noasm.go). What stays in
 // each package by hand is what differs: p and its constants, the kernels
 // (field_generic.go, the generated assembly and its dispatch in
 // field_amd64.go), Half, the exponentiation chains of Invert and Sqrt,
@@ -32,6 +33,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"text/template"
 
 	"github.com/p256tls/p256tls/internal/gensrc"
@@ -78,7 +80,17 @@ func generate(name string) (map[string][]byte, error) {
 			}
 			return ""
 		},
-		"add1": func(i int) int { return i + 1 },
+		// edgeBits lists the exponents k of the edge values 2^k, 2^k − 1
+		// and p − 2^k: each 32-bit boundary and its neighbours, and the top
+		// two bits.
+		"edgeBits": func() string {
+			var ks []string
+			for m := 32; m < p.Bits; m += 32 {
+				ks = append(ks, fmt.Sprint(m-1), fmt.Sprint(m), fmt.Sprint(m+1))
+			}
+			ks = append(ks, fmt.Sprint(p.Bits-2), fmt.Sprint(p.Bits-1))
+			return strings.Join(ks, ", ")
+		},
 	}
 	return gensrc.Render(templates, "templates", p, funcs, "internal/field/internal/genfield", p.Name)
 }
