@@ -11,5 +11,5 @@
 package ecdsaverify
 
 // The chains (chains.go) are generated from the template that also writes
-// internal/p384/ecdsaverify's: chaingen/chains.go.tmpl, by ./gen.
-//go:generate go run ./gen -curve P-256 -out chains.go
+// internal/p384/ecdsaverify's: chaingen/templates/chains.go.tmpl, by ./gen.
+//go:generate go run ./gen -curve P-256 -dir .

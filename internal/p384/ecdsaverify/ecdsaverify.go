@@ -14,5 +14,5 @@
 package ecdsaverify
 
 // The chains (chains.go) are generated from the template that also writes
-// internal/ecdsaverify's: internal/ecdsaverify/chaingen/chains.go.tmpl.
-//go:generate go run ../../ecdsaverify/gen -curve P-384 -out chains.go
+// internal/ecdsaverify's: internal/ecdsaverify/chaingen/templates/chains.go.tmpl.
+//go:generate go run ../../ecdsaverify/gen -curve P-384 -dir .
