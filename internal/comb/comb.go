@@ -148,19 +148,6 @@ func stepGeneric(acc *point.Projective, tab *[entries]point.Affine, idx, neg, ke
 	acc.Select(&q, &sum, keep)
 }
 
-// digit returns the Booth digit of position i of the scalar whose doubled
-// value is kk, as its magnitude |d| ∈ [0, 2^(w−1)], its sign (1 if d < 0)
-// and whether it is zero (1 if d = 0). Branch-free: i is public and only
-// selects which bits are read.
-//
-// The window is the w+1 bits u = b_(wi+w−1) … b_(wi) b_(wi−1) of k (bit −1
-// being 0). With m = u >> 1 (w bits), c = u & 1 and s the top bit of m, the
-// digit is d = m + c − s·2^w: the window's top bit weighs −2^(w−1) here and
-// +1 in the next window, which telescopes to k.
-func digit(kk *[8]uint64, i uint) (abs, neg, zero int) {
-	return booth(window(kk, i))
-}
-
 // window returns the w+1 bits of the Booth window of position i.
 //
 //p256tls:secret
@@ -171,7 +158,12 @@ func window(kk *[8]uint64, i uint) uint64 {
 	return (kk[q&7]>>r | kk[(q+1)&7]<<(64-r)) & digitMask
 }
 
-// booth returns the digit of the Booth window u (see digit).
+// booth returns the digit of the Booth window u: its magnitude |d| ∈
+// [0, 2^(w−1)], its sign (1 if d < 0) and whether it is zero (1 if d = 0).
+// The window is the w+1 bits u = b_(wi+w−1) … b_(wi) b_(wi−1) of k (bit −1
+// being 0). With m = u >> 1 (w bits), c = u & 1 and s the top bit of m, the
+// digit is d = m + c − s·2^w: the window's top bit weighs −2^(w−1) here and
+// +1 in the next window, which telescopes to k. Branch-free.
 //
 //p256tls:secret
 func booth(u uint64) (abs, neg, zero int) {

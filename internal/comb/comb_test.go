@@ -483,3 +483,16 @@ func TestStep(t *testing.T) {
 		}
 	}
 }
+
+// digit returns the Booth digit of position i of the scalar whose doubled
+// value is kk (window then booth, as the kernels' portable twin reads them), as its magnitude |d| ∈ [0, 2^(w−1)], its sign (1 if d < 0)
+// and whether it is zero (1 if d = 0). Branch-free: i is public and only
+// selects which bits are read.
+//
+// The window is the w+1 bits u = b_(wi+w−1) … b_(wi) b_(wi−1) of k (bit −1
+// being 0). With m = u >> 1 (w bits), c = u & 1 and s the top bit of m, the
+// digit is d = m + c − s·2^w: the window's top bit weighs −2^(w−1) here and
+// +1 in the next window, which telescopes to k.
+func digit(kk *[8]uint64, i uint) (abs, neg, zero int) {
+	return booth(window(kk, i))
+}

@@ -8,7 +8,10 @@ import (
 // "Complete addition formulas for prime order elliptic curves" (2016),
 // algorithms 4 (addition), 5 (mixed addition) and 6 (doubling) for a = −3.
 // They are correct for every pair of inputs, so constant-time code never
-// needs to test for special cases.
+// needs to test for special cases. Add, Double and SetInfinity have no
+// production caller: they are the Go reference that internal/comb's tests
+// check the comb's complete-addition kernels against, which a _test.go file
+// here could not serve.
 
 // SetInfinity sets p to the point at infinity (0:1:0) and returns p.
 func (p *Projective) SetInfinity() *Projective {
