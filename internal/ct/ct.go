@@ -1,11 +1,15 @@
 // Package ct holds the constant-time primitives that the arithmetic
-// packages share: zero tests, masks and the range check of a secret scalar.
+// packages share: zero tests, masks, the range check of a secret scalar and
+// the conversions between big-endian bytes and little-endian 64-bit limbs.
 // Each is branch-free and touches no memory that depends on its inputs.
 // Results that are conditions are ints that are exactly 0 or 1, as in
 // crypto/subtle.
 package ct
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // IsZero returns 1 if x == 0 and 0 otherwise.
 //
@@ -41,4 +45,51 @@ func Less(a, b *[4]uint64) int {
 //p256tls:secret
 func InRange(k, bound *[4]uint64) int {
 	return Less(k, bound) & (1 ^ IsZero(k[0]|k[1]|k[2]|k[3]))
+}
+
+// Load4 returns the value of the 32-byte big-endian b as little-endian
+// limbs.
+//
+//p256tls:secret
+func Load4(b *[32]byte) [4]uint64 {
+	return [4]uint64{
+		binary.BigEndian.Uint64(b[24:]), // the least significant limb
+		binary.BigEndian.Uint64(b[16:]),
+		binary.BigEndian.Uint64(b[8:]),
+		binary.BigEndian.Uint64(b[0:]),
+	}
+}
+
+// Store4 writes the little-endian limbs v to b, 32 bytes big-endian.
+//
+//p256tls:secret
+func Store4(b *[32]byte, v *[4]uint64) {
+	binary.BigEndian.PutUint64(b[24:], v[0])
+	binary.BigEndian.PutUint64(b[16:], v[1])
+	binary.BigEndian.PutUint64(b[8:], v[2])
+	binary.BigEndian.PutUint64(b[0:], v[3])
+}
+
+// Load6 returns the value of the 48-byte big-endian b as little-endian
+// limbs (P-384).
+func Load6(b *[48]byte) [6]uint64 {
+	return [6]uint64{
+		binary.BigEndian.Uint64(b[40:]),
+		binary.BigEndian.Uint64(b[32:]),
+		binary.BigEndian.Uint64(b[24:]),
+		binary.BigEndian.Uint64(b[16:]),
+		binary.BigEndian.Uint64(b[8:]),
+		binary.BigEndian.Uint64(b[0:]),
+	}
+}
+
+// Store6 writes the little-endian limbs v to b, 48 bytes big-endian
+// (P-384).
+func Store6(b *[48]byte, v *[6]uint64) {
+	binary.BigEndian.PutUint64(b[40:], v[0])
+	binary.BigEndian.PutUint64(b[32:], v[1])
+	binary.BigEndian.PutUint64(b[24:], v[2])
+	binary.BigEndian.PutUint64(b[16:], v[3])
+	binary.BigEndian.PutUint64(b[8:], v[4])
+	binary.BigEndian.PutUint64(b[0:], v[5])
 }

@@ -81,3 +81,48 @@ func TestLessInRange(t *testing.T) {
 		}
 	}
 }
+
+// TestBigEndian checks Load4, Store4, Load6 and Store6 against math/big on
+// values whose every byte differs, the extremes and random ones.
+func TestBigEndian(t *testing.T) {
+	var vals [][48]byte
+	var seq, ones [48]byte
+	for i := range seq {
+		seq[i] = byte(i + 1)
+		ones[i] = 0xff
+	}
+	vals = append(vals, [48]byte{}, seq, ones)
+	for i := 0; i < 200; i++ {
+		var b [48]byte
+		for j := range b {
+			b[j] = byte(rand.Uint32())
+		}
+		vals = append(vals, b)
+	}
+	for _, b := range vals {
+		var b4 [32]byte
+		copy(b4[:], b[16:])
+		v4 := Load4(&b4)
+		if got, want := limbsOf(new(big.Int).SetBytes(b4[:])), v4; got != want {
+			t.Fatalf("Load4(%x) = %x, want %x", b4, want, got)
+		}
+		var o4 [32]byte
+		Store4(&o4, &v4)
+		if o4 != b4 {
+			t.Fatalf("Store4(Load4(%x)) = %x", b4, o4)
+		}
+		v6 := Load6(&b)
+		x := new(big.Int).SetBytes(b[:])
+		for i := 0; i < 6; i++ {
+			w := new(big.Int).Rsh(x, uint(64*i))
+			if w.And(w, new(big.Int).SetUint64(^uint64(0))).Uint64() != v6[i] {
+				t.Fatalf("Load6(%x) limb %d = %x", b, i, v6[i])
+			}
+		}
+		var o6 [48]byte
+		Store6(&o6, &v6)
+		if o6 != b {
+			t.Fatalf("Store6(Load6(%x)) = %x", b, o6)
+		}
+	}
+}

@@ -15,6 +15,8 @@ package field
 import (
 	"errors"
 	"math/bits"
+
+	"github.com/p256tls/p256tls/internal/ct"
 )
 
 // Element is a field element in Montgomery form, least significant limb
@@ -115,12 +117,7 @@ func (e *Element) SetBytes(b []byte) (*Element, error) {
 	if len(b) != 32 {
 		return e, ErrLength
 	}
-	var t Element
-	for i := 0; i < 4; i++ {
-		j := 24 - 8*i
-		t[i] = uint64(b[j])<<56 | uint64(b[j+1])<<48 | uint64(b[j+2])<<40 | uint64(b[j+3])<<32 |
-			uint64(b[j+4])<<24 | uint64(b[j+5])<<16 | uint64(b[j+6])<<8 | uint64(b[j+7])
-	}
+	t := Element(ct.Load4((*[32]byte)(b)))
 	var br uint64
 	_, br = bits.Sub64(t[0], p0, 0)
 	_, br = bits.Sub64(t[1], p1, br)
@@ -145,12 +142,7 @@ func (e *Element) Bytes() [32]byte {
 func (e *Element) PutBytes(out *[32]byte) {
 	var t Element
 	fromMontgomery(&t, e)
-	for i := 0; i < 4; i++ {
-		j := 24 - 8*i
-		v := t[i]
-		out[j], out[j+1], out[j+2], out[j+3] = byte(v>>56), byte(v>>48), byte(v>>40), byte(v>>32)
-		out[j+4], out[j+5], out[j+6], out[j+7] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
-	}
+	ct.Store4(out, (*[4]uint64)(&t))
 }
 
 // Canonical returns the value of e as plain (non-Montgomery) little-endian

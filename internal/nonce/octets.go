@@ -1,7 +1,6 @@
 package nonce
 
 import (
-	"encoding/binary"
 	"math/bits"
 
 	"github.com/p256tls/p256tls/internal/ct"
@@ -11,28 +10,6 @@ import (
 // order is n, the order of the P-256 base point, least significant limb
 // first; its one home is internal/scalar.
 var order = scalar.N
-
-// load returns the limbs of the big-endian b, least significant first.
-//
-//p256tls:secret
-func load(b *[32]byte) [4]uint64 {
-	return [4]uint64{
-		binary.BigEndian.Uint64(b[24:]),
-		binary.BigEndian.Uint64(b[16:]),
-		binary.BigEndian.Uint64(b[8:]),
-		binary.BigEndian.Uint64(b[0:]),
-	}
-}
-
-// store writes the limbs a to b, big-endian.
-//
-//p256tls:secret
-func store(b *[32]byte, a *[4]uint64) {
-	binary.BigEndian.PutUint64(b[24:], a[0])
-	binary.BigEndian.PutUint64(b[16:], a[1])
-	binary.BigEndian.PutUint64(b[8:], a[2])
-	binary.BigEndian.PutUint64(b[0:], a[3])
-}
 
 // sub returns a - b mod 2^256 and the borrow (1 if a < b, else 0).
 //
@@ -49,7 +26,7 @@ func sub(a, b *[4]uint64) (d [4]uint64, borrow uint64) {
 //
 //p256tls:secret
 func inRange(k *[32]byte, bound *[4]uint64) uint64 {
-	a := load(k)
+	a := ct.Load4(k)
 	return uint64(ct.InRange(&a, bound))
 }
 
@@ -67,13 +44,13 @@ func bits2octets(dst *[32]byte, h1 []byte) {
 	} else {
 		copy(t[len(t)-len(h1):], h1)
 	}
-	z1 := load(&t)
+	z1 := ct.Load4(&t)
 	z2, borrow := sub(&z1, &order)
 	keep := -borrow // all ones if z1 < n: keep z1; zero: take z1 - n
 	var r [4]uint64
 	for i := range r {
 		r[i] = z2[i] ^ ((z1[i] ^ z2[i]) & keep)
 	}
-	store(dst, &r)
+	ct.Store4(dst, &r)
 	clear(t[:])
 }

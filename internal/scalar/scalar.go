@@ -131,7 +131,7 @@ func (s *Scalar) SetBytes(b []byte) (*Scalar, error) {
 	if len(b) != 32 {
 		return s, ErrLength
 	}
-	return s.SetCanonical(limbsFromBytes((*[32]byte)(b)))
+	return s.SetCanonical(ct.Load4((*[32]byte)(b)))
 }
 
 // SetDigest sets s = bits2int(digest) mod n as ECDSA does it (FIPS 186-5
@@ -147,7 +147,7 @@ func (s *Scalar) SetDigest(digest []byte) *Scalar {
 	} else {
 		copy(buf[32-len(digest):], digest)
 	}
-	v := limbsFromBytes(&buf)
+	v := ct.Load4(&buf)
 	// v < 2^256 < 2n: one conditional subtraction reduces it.
 	t := Scalar(v)
 	var r Scalar
@@ -162,12 +162,7 @@ func (s *Scalar) SetDigest(digest []byte) *Scalar {
 func (s *Scalar) Bytes() [32]byte {
 	v := s.Canonical()
 	var out [32]byte
-	for i := 0; i < 4; i++ {
-		j := 24 - 8*i
-		x := v[i]
-		out[j], out[j+1], out[j+2], out[j+3] = byte(x>>56), byte(x>>48), byte(x>>40), byte(x>>32)
-		out[j+4], out[j+5], out[j+6], out[j+7] = byte(x>>24), byte(x>>16), byte(x>>8), byte(x)
-	}
+	ct.Store4(&out, &v)
 	return out
 }
 
@@ -180,17 +175,6 @@ func (s *Scalar) Canonical() [4]uint64 {
 	o := Scalar{1}
 	montMul(&t, s, &o)
 	return t
-}
-
-//p256tls:secret
-func limbsFromBytes(b *[32]byte) [4]uint64 {
-	var v [4]uint64
-	for i := 0; i < 4; i++ {
-		j := 24 - 8*i
-		v[i] = uint64(b[j])<<56 | uint64(b[j+1])<<48 | uint64(b[j+2])<<40 | uint64(b[j+3])<<32 |
-			uint64(b[j+4])<<24 | uint64(b[j+5])<<16 | uint64(b[j+6])<<8 | uint64(b[j+7])
-	}
-	return v
 }
 
 // montMul sets z = x·y·R^-1 mod n (CIOS).
