@@ -1,30 +1,41 @@
 // Package safegcd computes modular quotients c/x mod M (and so inverses) for
-// an odd modulus M < 2^256 with the divstep algorithm of Bernstein and Yang,
-// "Fast constant-time gcd computation and modular inversion" (TCHES 2019).
+// an odd modulus M < 2^256 or M < 2^384 with the divstep algorithm of
+// Bernstein and Yang, "Fast constant-time gcd computation and modular
+// inversion" (TCHES 2019).
 //
-// Numbers enter and leave as plain little-endian [4]uint64 values; nothing
-// here knows about Montgomery form. A caller working in Montgomery form with
-// R = 2^256 gets (xR)^-1·R = x^-1·R in a single call by passing c = R² mod M
-// as the numerator.
+// Numbers enter and leave as plain little-endian 64-bit limbs, [4]uint64
+// for a Modulus (M < 2^256) and [6]uint64 for a Modulus384 (M < 2^384);
+// nothing here knows about Montgomery form. A caller working in Montgomery
+// form with R = 2^256 (or 2^384) gets (xR)^-1·R = x^-1·R in a single call by
+// passing c = R² mod M as the numerator.
+//
+// The two sizes share one implementation: the divsteps and the matrix
+// arithmetic run on signed numbers with as many limbs as the modulus needs
+// (five for 256 bits, seven for 384), the count held in the modulus; only
+// the conversion from and to 64-bit limbs is written per size.
 //
 // Two entry points share the matrix arithmetic:
 //
-//   - Div is constant time: it always runs 590 "half-delta" divsteps (δ
-//     starts at 1/2 instead of 1), a count shown sufficient for all 256-bit
-//     inputs by Wuille's computer-checked convex-hull bound analysis
-//     (github.com/sipa/safegcd-bounds; the paper's own proof, for δ = 1,
-//     gives 741). The divsteps are branch-free, batched 62 to a 2×2
-//     matrix, and the matrices are applied to full-size numbers with a
-//     fixed number of limbs.
-//   - DivVartime is for public inputs only. It runs the original divsteps
-//     (δ = 1), skips runs of zero bits of g with a trailing-zero count,
-//     cancels up to six low bits of g at once (adding f·(−g/f mod 2^k),
-//     looked up in a table), stops as soon as g = 0, and drops limbs of f
-//     and g as they shrink.
+//   - Div (Modulus only) is constant time: it always runs 590
+//     "half-delta" divsteps (δ starts at 1/2 instead of 1), a count shown
+//     sufficient for all 256-bit inputs by Wuille's computer-checked
+//     convex-hull bound analysis (github.com/sipa/safegcd-bounds; the
+//     paper's own proof, for δ = 1, gives 741). The divsteps are
+//     branch-free, batched 62 to a 2×2 matrix, and the matrices are applied
+//     to full-size numbers with a fixed number of limbs. There is no
+//     constant-time division for 384-bit moduli.
+//   - DivVartime (both sizes) is for public inputs only. It runs the
+//     original divsteps (δ = 1), skips runs of zero bits of g with a
+//     trailing-zero count, cancels up to six low bits of g at once (adding
+//     f·(−g/f mod 2^k), looked up in a table), stops as soon as g = 0, and
+//     drops limbs of f and g as they shrink.
 //
-// Internally numbers are signed, in radix 2^62: five int64 limbs, value
-// Σ v[i]·2^(62i). After every update the limbs below the top one are in
-// [0, 2^62) and the top limb carries the sign.
+// Both return 0 for x = 0 (0 has no inverse; the result is defined so that
+// callers can map 0 to 0 without a test).
+//
+// Internally numbers are signed, in radix 2^62: n int64 limbs (n = 5 or 7),
+// value Σ v[i]·2^(62i). After every update the limbs below the top one are
+// in [0, 2^62) and the top limb carries the sign.
 package safegcd
 
 import "math/bits"
@@ -32,15 +43,21 @@ import "math/bits"
 const (
 	limbBits = 62
 	limbMask = 1<<limbBits - 1
-	nLimbs   = 5
+	// nLimbs256 and nLimbs384 are the radix-2^62 limb counts of the two
+	// sizes: 4·62 = 248 < 256 and 6·62 = 372 < 384 bits below a signed top
+	// limb. maxLimbs sizes the arrays.
+	nLimbs256 = 5
+	nLimbs384 = 7
+	maxLimbs  = nLimbs384
 
 	// constSteps is the number of half-delta divsteps Div performs; 590
 	// suffices for every 0 ≤ g ≤ f < 2^256 with f odd.
 	constSteps = 590
 )
 
-// num is a signed integer in radix 2^62, least significant limb first.
-type num [nLimbs]int64
+// num is a signed integer in radix 2^62, least significant limb first. Only
+// the low n limbs of the modulus in use are meaningful; the others stay 0.
+type num [maxLimbs]int64
 
 // matrix is the transition matrix of a batch of divsteps, scaled by 2^62:
 // with f, g the values before the batch and f', g' after it,
@@ -48,13 +65,24 @@ type num [nLimbs]int64
 // |q|+|r| ≤ 2^62.
 type matrix struct{ u, v, q, r int64 }
 
-// Modulus is an odd modulus M < 2^256 with the constants the algorithm needs.
-// Build one with NewModulus; it is read-only afterwards and safe for
-// concurrent use.
-type Modulus struct {
+// core is an odd modulus with the constants the algorithm needs; it holds
+// everything the divsteps depend on, for either size.
+type core struct {
 	m    num    // M in radix 2^62
 	minv uint64 // M^-1 mod 2^62
+	n    int    // limbs in use: nLimbs256 or nLimbs384
 }
+
+// Modulus is an odd modulus 3 ≤ M < 2^256 with the constants the algorithm
+// needs. Build one with NewModulus; it is read-only afterwards and safe for
+// concurrent use.
+type Modulus struct{ core }
+
+// Modulus384 is an odd modulus 3 ≤ M < 2^384, the same as Modulus with
+// six-limb inputs and outputs, and only the variable-time division. Build
+// one with NewModulus384; it is read-only afterwards and safe for
+// concurrent use.
+type Modulus384 struct{ core }
 
 // NewModulus returns the parameters for the odd modulus m (little-endian
 // limbs). It panics if m is even or m < 3. Div and DivVartime return a
@@ -64,16 +92,33 @@ func NewModulus(m [4]uint64) *Modulus {
 	if m[0]&1 == 0 || (m[0] < 3 && m[1]|m[2]|m[3] == 0) {
 		panic("safegcd: modulus must be odd and at least 3")
 	}
-	// Newton's iteration x ← x·(2 − m·x) doubles the number of correct low
-	// bits; x = m is correct to 3 bits for odd m (m² ≡ 1 mod 8).
-	x := m[0]
-	for i := 0; i < 5; i++ {
-		x *= 2 - m[0]*x
-	}
-	return &Modulus{m: fromWords(&m), minv: x & limbMask}
+	return &Modulus{newCore(fromWords(&m), m[0], nLimbs256)}
 }
 
-// fromWords converts a 256-bit unsigned value to radix 2^62.
+// NewModulus384 returns the parameters for the odd modulus m (little-endian
+// limbs). It panics if m is even or m < 3. DivVartime returns a correct
+// quotient for every x coprime to m; for other nonzero x its result is
+// unspecified.
+func NewModulus384(m [6]uint64) *Modulus384 {
+	if m[0]&1 == 0 || (m[0] < 3 && m[1]|m[2]|m[3]|m[4]|m[5] == 0) {
+		panic("safegcd: modulus must be odd and at least 3")
+	}
+	return &Modulus384{newCore(fromWords6(&m), m[0], nLimbs384)}
+}
+
+// newCore completes a modulus given in radix 2^62 with its low 64-bit limb
+// m0 and limb count n.
+func newCore(m num, m0 uint64, n int) core {
+	// Newton's iteration x ← x·(2 − m·x) doubles the number of correct low
+	// bits; x = m is correct to 3 bits for odd m (m² ≡ 1 mod 8).
+	x := m0
+	for i := 0; i < 5; i++ {
+		x *= 2 - m0*x
+	}
+	return core{m: m, minv: x & limbMask, n: n}
+}
+
+// fromWords converts a 256-bit unsigned value to radix 2^62 (five limbs).
 func fromWords(x *[4]uint64) num {
 	return num{
 		int64(x[0] & limbMask),
@@ -84,13 +129,40 @@ func fromWords(x *[4]uint64) num {
 	}
 }
 
-// toWords converts a nonnegative normalized value < 2^256 to 64-bit limbs.
+// toWords converts a nonnegative normalized five-limb value < 2^256 to
+// 64-bit limbs.
 func toWords(a *num) [4]uint64 {
 	return [4]uint64{
 		uint64(a[0]) | uint64(a[1])<<62,
 		uint64(a[1])>>2 | uint64(a[2])<<60,
 		uint64(a[2])>>4 | uint64(a[3])<<58,
 		uint64(a[3])>>6 | uint64(a[4])<<56,
+	}
+}
+
+// fromWords6 converts a 384-bit unsigned value to radix 2^62 (seven limbs).
+func fromWords6(x *[6]uint64) num {
+	return num{
+		int64(x[0] & limbMask),
+		int64((x[0]>>62 | x[1]<<2) & limbMask),
+		int64((x[1]>>60 | x[2]<<4) & limbMask),
+		int64((x[2]>>58 | x[3]<<6) & limbMask),
+		int64((x[3]>>56 | x[4]<<8) & limbMask),
+		int64((x[4]>>54 | x[5]<<10) & limbMask),
+		int64(x[5] >> 52),
+	}
+}
+
+// toWords6 converts a nonnegative normalized seven-limb value < 2^384 to
+// 64-bit limbs.
+func toWords6(a *num) [6]uint64 {
+	return [6]uint64{
+		uint64(a[0]) | uint64(a[1])<<62,
+		uint64(a[1])>>2 | uint64(a[2])<<60,
+		uint64(a[2])>>4 | uint64(a[3])<<58,
+		uint64(a[3])>>6 | uint64(a[4])<<56,
+		uint64(a[4])>>8 | uint64(a[5])<<54,
+		uint64(a[5])>>10 | uint64(a[6])<<52,
 	}
 }
 
@@ -101,7 +173,8 @@ func toWords(a *num) [4]uint64 {
 func (mod *Modulus) Div(out, c, x *[4]uint64) {
 	d, f, _ := mod.divConst(c, x)
 	// g = 0 and f = ±1 now (f = M and d = 0 if x = 0).
-	mod.finish(out, &d, f[nLimbs-1]>>63)
+	mod.finish(&d, f[nLimbs256-1]>>63)
+	*out = toWords(&d)
 }
 
 // divConst runs the constSteps divsteps of Div and returns the final d, f
@@ -117,8 +190,8 @@ func (mod *Modulus) divConst(c, x *[4]uint64) (d, f, g num) {
 	const full = constSteps / limbBits
 	for i := 0; i < full; i++ {
 		h, t = divstepsConst(h, uint64(f[0]), uint64(g[0]), limbBits)
-		updateFG(&f, &g, &t, nLimbs)
-		updateDE(&d, &e, &t, mod)
+		updateFG(&f, &g, &t, nLimbs256)
+		updateDE(&d, &e, &t, &mod.core)
 	}
 	// The remaining constSteps − 558 = 32 steps; scale their matrix up to
 	// the common 2^62 so that the same update routines apply.
@@ -128,8 +201,8 @@ func (mod *Modulus) divConst(c, x *[4]uint64) (d, f, g num) {
 	t.v <<= limbBits - rest
 	t.q <<= limbBits - rest
 	t.r <<= limbBits - rest
-	updateFG(&f, &g, &t, nLimbs)
-	updateDE(&d, &e, &t, mod)
+	updateFG(&f, &g, &t, nLimbs256)
+	updateDE(&d, &e, &t, &mod.core)
 	return d, f, g
 }
 
@@ -137,13 +210,28 @@ func (mod *Modulus) divConst(c, x *[4]uint64) (d, f, g num) {
 // c < M. Its running time depends on x (not on c): use it only for public
 // x. out may alias c or x.
 func (mod *Modulus) DivVartime(out, c, x *[4]uint64) {
+	g, e := fromWords(x), fromWords(c)
+	mod.divVartime(&g, &e)
+	*out = toWords(&e)
+}
+
+// DivVartime sets out = c·x^-1 mod M, or 0 if x = 0. It requires x < M and
+// c < M. Its running time depends on x (not on c): use it only for public
+// x. out may alias c or x.
+func (mod *Modulus384) DivVartime(out, c, x *[6]uint64) {
+	g, e := fromWords6(x), fromWords6(c)
+	mod.divVartime(&g, &e)
+	*out = toWords6(&e)
+}
+
+// divVartime sets e = e/g mod M in [0, M), normalized, or 0 if g = 0, for
+// 0 ≤ g, e < M; it leaves g unspecified. Not constant time in g.
+func (mod *core) divVartime(g, e *num) {
 	f := mod.m
-	g := fromWords(x)
 	var d num
-	e := fromWords(c)
 	var t matrix
 	eta := int64(-1) // −δ; δ starts at 1
-	n := nLimbs
+	n := mod.n
 	for {
 		if g[0] == 0 {
 			z := int64(0)
@@ -155,8 +243,8 @@ func (mod *Modulus) DivVartime(out, c, x *[4]uint64) {
 			}
 		}
 		eta, t = divstepsVartime(eta, uint64(f[0]), uint64(g[0]))
-		updateFG(&f, &g, &t, n)
-		updateDE(&d, &e, &t, mod)
+		updateFG(&f, g, &t, n)
+		updateDE(&d, e, &t, mod)
 		// Drop the top limb while it is only sign extension of both f and
 		// g, folding its sign into the new top limb.
 		for n > 1 {
@@ -169,40 +257,42 @@ func (mod *Modulus) DivVartime(out, c, x *[4]uint64) {
 			n--
 		}
 	}
-	mod.finish(out, &d, f[n-1]>>63)
+	mod.finish(&d, f[n-1]>>63)
+	*e = d
 }
 
-// finish writes out = ±d mod M in [0, M), negating when neg is −1 (f = −1).
-// d is in (−2M, M).
+// finish sets d = ±d mod M in [0, M), normalized, negating when neg is −1
+// (f = −1). d is in (−2M, M).
 //
 //p256tls:secret
-func (mod *Modulus) finish(out *[4]uint64, d *num, neg int64) {
-	r := *d
-	mod.addIfNegative(&r) // (−M, M)
-	for i := range r {
-		r[i] = (r[i] ^ neg) - neg
+func (mod *core) finish(d *num, neg int64) {
+	mod.addIfNegative(d) // (−M, M)
+	n := mod.n
+	for i := 0; i < n; i++ {
+		d[i] = (d[i] ^ neg) - neg
 	}
-	normalize(&r)         // still (−M, M)
-	mod.addIfNegative(&r) // [0, M)
-	*out = toWords(&r)
+	normalize(d, n)      // still (−M, M)
+	mod.addIfNegative(d) // [0, M)
 }
 
-// addIfNegative adds M to a if a < 0 and renormalizes. Constant time.
+// addIfNegative adds M to the mod.n-limb a if a < 0 and renormalizes.
+// Constant time.
 //
 //p256tls:secret
-func (mod *Modulus) addIfNegative(a *num) {
-	s := a[nLimbs-1] >> 63
-	for i := range a {
+func (mod *core) addIfNegative(a *num) {
+	n := mod.n
+	s := a[n-1] >> 63
+	for i := 0; i < n; i++ {
 		a[i] += mod.m[i] & s
 	}
-	normalize(a)
+	normalize(a, n)
 }
 
-// normalize propagates carries so that limbs 0..3 are in [0, 2^62).
+// normalize propagates carries so that limbs 0..n−2 are in [0, 2^62).
 //
 //p256tls:secret
-func normalize(a *num) {
-	for i := 0; i < nLimbs-1; i++ {
+func normalize(a *num, n int) {
+	for i := 0; i < n-1; i++ {
 		a[i+1] += a[i] >> limbBits
 		a[i] &= limbMask
 	}
@@ -366,14 +456,16 @@ func updateFG(f, g *num, t *matrix, n int) {
 
 // updateDE sets (d, e) ← ((u·d + v·e + md·M)/2^62, (q·d + r·e + me·M)/2^62)
 // with md, me chosen to make the divisions exact, keeping d ≡ (u·d+v·e)/2^62
-// (mod M). For d, e in (−2M, M) the results are in (−2M, M): with the
-// negative ones counted as d+M, e+M in (−M, M), |u·d + v·e| < 2^62·M, and
-// the correction md − (u·[d<0] + v·[e<0]) is in (−2^62, 0]. Constant time.
+// (mod M), on mod.n limbs. For d, e in (−2M, M) the results are in
+// (−2M, M): with the negative ones counted as d+M, e+M in (−M, M),
+// |u·d + v·e| < 2^62·M, and the correction md − (u·[d<0] + v·[e<0]) is in
+// (−2^62, 0]. Constant time.
 //
 //p256tls:secret
-func updateDE(d, e *num, t *matrix, mod *Modulus) {
+func updateDE(d, e *num, t *matrix, mod *core) {
 	u, v, q, r := t.u, t.v, t.q, t.r
-	sd, se := d[nLimbs-1]>>63, e[nLimbs-1]>>63
+	top := mod.n - 1
+	sd, se := d[top]>>63, e[top]>>63
 	md := (u & sd) + (v & se)
 	me := (q & sd) + (r & se)
 
@@ -394,8 +486,8 @@ func updateDE(d, e *num, t *matrix, mod *Modulus) {
 	dh, dl = shr62(dh, dl)
 	eh, el = shr62(eh, el)
 
-	// Limbs 1..3 of d and e are in [0, 2^62); the top one is signed.
-	for i := 1; i < nLimbs-1; i++ {
+	// Limbs 1..top−1 of d and e are in [0, 2^62); the top one is signed.
+	for i := 1; i < top; i++ {
 		di, ei, mi := uint64(d[i]), uint64(e[i]), uint64(mod.m[i])
 		h1, l1 = mulSU(u, di)
 		h2, l2 = mulSU(v, ei)
@@ -414,7 +506,7 @@ func updateDE(d, e *num, t *matrix, mod *Modulus) {
 		dh, dl = shr62(dh, dl)
 		eh, el = shr62(eh, el)
 	}
-	di, ei, mi := d[nLimbs-1], e[nLimbs-1], uint64(mod.m[nLimbs-1])
+	di, ei, mi := d[top], e[top], uint64(mod.m[top])
 	h1, l1 = mulS(u, di)
 	h2, l2 = mulS(v, ei)
 	h1, l1 = add128(h1, l1, h2, l2)
@@ -427,12 +519,12 @@ func updateDE(d, e *num, t *matrix, mod *Modulus) {
 	h2, l2 = mulSU(me, mi)
 	h1, l1 = add128(h1, l1, h2, l2)
 	eh, el = add128(eh, el, h1, l1)
-	d[nLimbs-2] = int64(dl & limbMask)
-	e[nLimbs-2] = int64(el & limbMask)
+	d[top-1] = int64(dl & limbMask)
+	e[top-1] = int64(el & limbMask)
 	_, dl = shr62(dh, dl)
 	_, el = shr62(eh, el)
-	d[nLimbs-1] = int64(dl)
-	e[nLimbs-1] = int64(el)
+	d[top] = int64(dl)
+	e[top] = int64(el)
 }
 
 // cancelTable[(f mod 64 − 1)/2·64 + g mod 64] = −g/f mod 64 for odd f.

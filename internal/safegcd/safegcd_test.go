@@ -29,7 +29,7 @@ func fromBig(b *big.Int) [4]uint64 {
 
 func numToBig(a *num) *big.Int {
 	b := new(big.Int)
-	for i := nLimbs - 1; i >= 0; i-- {
+	for i := maxLimbs - 1; i >= 0; i-- {
 		b.Lsh(b, limbBits)
 		b.Add(b, big.NewInt(a[i]))
 	}
@@ -75,7 +75,8 @@ func testModuli(r *rand.Rand) []*big.Int {
 
 // edgeValues returns interesting inputs below m: small values, values next
 // to m and to powers of two, and long runs of zero and one bits.
-func edgeValues(m *big.Int) []*big.Int {
+// bits is the size of the words (256 or 384).
+func edgeValues(m *big.Int, bits int) []*big.Int {
 	var vs []*big.Int
 	add := func(v *big.Int) {
 		v = new(big.Int).Mod(v, m)
@@ -86,16 +87,23 @@ func edgeValues(m *big.Int) []*big.Int {
 		add(big.NewInt(i))
 		add(new(big.Int).Sub(m, big.NewInt(i+1)))
 	}
-	for k := 0; k < 256; k += 7 {
+	for k := 0; k < bits; k += 7 {
 		p := new(big.Int).Lsh(one, uint(k))
 		add(p)
 		add(new(big.Int).Sub(p, one))
 		add(new(big.Int).Sub(m, p))
 		add(new(big.Int).Add(new(big.Int).Rsh(m, uint(k)), one))
 	}
-	add(new(big.Int).Lsh(one, 255))
-	add(new(big.Int).Lsh(one, 256))
-	add(new(big.Int).Sub(new(big.Int).Lsh(one, 256), one))
+	add(new(big.Int).Lsh(one, uint(bits-1)))
+	add(new(big.Int).Lsh(one, uint(bits)))
+	add(new(big.Int).Sub(new(big.Int).Lsh(one, uint(bits)), one))
+	// All-ones 64-bit limbs in every position, alone and in pairs.
+	allOnes := new(big.Int).SetUint64(^uint64(0))
+	for i := 0; i < bits/64; i++ {
+		v := new(big.Int).Lsh(allOnes, uint(64*i))
+		add(v)
+		add(new(big.Int).Or(v, new(big.Int).Lsh(allOnes, uint(64*((i+2)%(bits/64))))))
+	}
 	// Runs of ones and zeros of various lengths.
 	for _, s := range []string{
 		"ffffffffffffffffffffffffffffffff00000000000000000000000000000000",
@@ -108,6 +116,9 @@ func edgeValues(m *big.Int) []*big.Int {
 		"4000000000000000000000000000000000000000000000000000000000000000",
 	} {
 		add(mustHex(s))
+		if bits > 256 {
+			add(mustHex(s[:32] + s)) // the same patterns stretched to 384 bits
+		}
 	}
 	// Half of m, rounded up or down, and its neighbours.
 	h := new(big.Int).Rsh(m, 1)
@@ -162,7 +173,7 @@ func TestDivEdges(t *testing.T) {
 		if mod.minv*uint64(mod.m[0])&limbMask != 1 {
 			t.Fatalf("minv wrong for %x", m)
 		}
-		edges := edgeValues(m)
+		edges := edgeValues(m, 256)
 		for _, x := range edges {
 			checkDiv(t, mod, m, big.NewInt(1), x)
 			checkDiv(t, mod, m, new(big.Int).Sub(m, big.NewInt(1)), x)
@@ -385,23 +396,28 @@ func BenchmarkDivVartime(b *testing.B) {
 	}
 }
 
-func bigToNum(b *big.Int) num {
+func bigToNum(b *big.Int, n int) num {
 	var a num
 	t := new(big.Int).Set(b)
 	mask := big.NewInt(limbMask)
-	for i := 0; i < nLimbs-1; i++ {
+	for i := 0; i < n-1; i++ {
 		a[i] = new(big.Int).And(t, mask).Int64()
 		t.Rsh(t, limbBits)
 	}
-	a[nLimbs-1] = t.Int64()
+	a[n-1] = t.Int64()
 	return a
 }
 
-func checkNormalized(t *testing.T, name string, a *num) {
+func checkNormalized(t *testing.T, name string, a *num, n int) {
 	t.Helper()
-	for i := 0; i < nLimbs-1; i++ {
+	for i := 0; i < n-1; i++ {
 		if a[i] < 0 || a[i] > limbMask {
 			t.Fatalf("%s: limb %d = %x not normalized", name, i, a[i])
+		}
+	}
+	for i := n; i < maxLimbs; i++ {
+		if a[i] != 0 {
+			t.Fatalf("%s: unused limb %d = %x", name, i, a[i])
 		}
 	}
 }
@@ -410,9 +426,16 @@ func checkNormalized(t *testing.T, name string, a *num) {
 // result must be congruent to (u·d + v·e)/2^62 mod M and stay in (−2M, M).
 func TestUpdateDE(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
-	two62 := int64(1) << 62
+	var mods []*core
 	for _, m := range testModuli(r) {
-		mod := NewModulus(fromBig(m))
+		mods = append(mods, &NewModulus(fromBig(m)).core)
+	}
+	for _, m := range testModuli384(r) {
+		mods = append(mods, &NewModulus384(fromBig6(m)).core)
+	}
+	two62 := int64(1) << 62
+	for _, mod := range mods {
+		m := numToBig(&mod.m)
 		twoM := new(big.Int).Lsh(m, 1)
 		lo := new(big.Int).Neg(twoM)
 		lo.Add(lo, big.NewInt(1)) // −2M + 1
@@ -441,10 +464,10 @@ func TestUpdateDE(t *testing.T) {
 			if i%2 == 0 {
 				d0 = new(big.Int).Add(new(big.Int).Rand(r, new(big.Int).Sub(new(big.Int).Add(twoM, m), big.NewInt(1))), lo) // [−2M+1, M)
 			}
-			d, e := bigToNum(d0), bigToNum(e0)
+			d, e := bigToNum(d0, mod.n), bigToNum(e0, mod.n)
 			updateDE(&d, &e, &tm, mod)
-			checkNormalized(t, "d", &d)
-			checkNormalized(t, "e", &e)
+			checkNormalized(t, "d", &d, mod.n)
+			checkNormalized(t, "e", &e, mod.n)
 			for _, c := range []struct {
 				got  *big.Int
 				x, y int64

@@ -24,6 +24,7 @@ import (
 	"errors"
 
 	"github.com/p256tls/p256tls/internal/p384/internal/limbs"
+	"github.com/p256tls/p256tls/internal/safegcd"
 )
 
 // Element is a field element in Montgomery form, least significant limb
@@ -117,12 +118,15 @@ func (e *Element) Sqrt(a *Element) (*Element, int) {
 	return e, ok
 }
 
+// primeMod holds p and the constants of the safegcd division modulo p.
+var primeMod = safegcd.NewModulus384(prime)
+
 // InvertVartime sets e = a⁻¹ mod p (0 maps to 0) and returns e. It is not
 // constant time: use it only when a is public. It divides R² by a with the
-// binary extended Euclidean algorithm: for a = x·R that is R/x, the
-// Montgomery form of x⁻¹.
+// variable-time Bernstein–Yang divsteps of package safegcd: for a = x·R
+// that is R/x, the Montgomery form of x⁻¹.
 func (e *Element) InvertVartime(a *Element) *Element {
-	limbs.DivVartime((*[6]uint64)(e), (*[6]uint64)(&rr), (*[6]uint64)(a), &prime)
+	primeMod.DivVartime((*[6]uint64)(e), (*[6]uint64)(&rr), (*[6]uint64)(a))
 	return e
 }
 

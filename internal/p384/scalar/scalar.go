@@ -18,6 +18,7 @@ import (
 	"errors"
 
 	"github.com/p256tls/p256tls/internal/p384/internal/limbs"
+	"github.com/p256tls/p256tls/internal/safegcd"
 )
 
 // Scalar is an integer modulo n in Montgomery form, least significant limb
@@ -92,11 +93,15 @@ func (s *Scalar) Equal(a *Scalar) int {
 // IsZero returns 1 if s == 0 and 0 otherwise, in constant time.
 func (s *Scalar) IsZero() int { return limbs.IsZero(s.nat()) }
 
+// order holds n and the constants of the safegcd division modulo n.
+var order = safegcd.NewModulus384(N)
+
 // InvertVartime sets s = a⁻¹ mod n (0 maps to 0) and returns s. It is not
 // constant time: use it only when a is public (signature verification). It
-// divides R² by a, which for a = x·R is R/x, the Montgomery form of x⁻¹.
+// divides R² by a with the variable-time Bernstein–Yang divsteps of package
+// safegcd, which for a = x·R is R/x, the Montgomery form of x⁻¹.
 func (s *Scalar) InvertVartime(a *Scalar) *Scalar {
-	limbs.DivVartime(s.nat(), rr.nat(), a.nat(), &N)
+	order.DivVartime(s.nat(), rr.nat(), a.nat())
 	return s
 }
 

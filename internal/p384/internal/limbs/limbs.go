@@ -1,7 +1,8 @@
 // Package limbs holds the six-limb helpers that the P-384 field and scalar
 // packages share: big-endian encoding, comparison with a modulus, the
 // word-by-word Montgomery multiplication for a modulus of no special form,
-// and a variable-time modular division for public values.
+// and halving modulo an odd modulus. (Modular division for public values is
+// package safegcd's DivVartime.)
 //
 // A Nat is six little-endian 64-bit limbs. Nothing here allocates.
 package limbs
@@ -147,45 +148,6 @@ func IsZero(v *Nat) int {
 	return int(1 ^ ((x | -x) >> 63))
 }
 
-// DivVartime sets z = c/a mod m for a, c < m and m an odd prime, and z = 0
-// if a = 0. It is not constant time: a, c and m must be public. It runs the
-// binary extended Euclidean algorithm, keeping x1·a ≡ u·c and x2·a ≡ v·c
-// (mod m) while u and v shrink to 1.
-func DivVartime(z, c, a, m *Nat) {
-	if IsZero(a) == 1 {
-		*z = Nat{}
-		return
-	}
-	u, v := *a, *m
-	x1, x2 := *c, Nat{}
-	one := Nat{1}
-	for {
-		for u[0]&1 == 0 {
-			shr1(&u)
-			half(&x1, m)
-		}
-		for v[0]&1 == 0 {
-			shr1(&v)
-			half(&x2, m)
-		}
-		if u == one {
-			*z = x1
-			return
-		}
-		if v == one {
-			*z = x2
-			return
-		}
-		if Less(&u, &v) == 0 {
-			sub(&u, &v)
-			SubMod(&x1, &x1, &x2, m)
-		} else {
-			sub(&v, &u)
-			SubMod(&x2, &x2, &x1, m)
-		}
-	}
-}
-
 // shr1 sets v = v/2.
 func shr1(v *Nat) {
 	v[0] = v[0]>>1 | v[1]<<63
@@ -194,17 +156,6 @@ func shr1(v *Nat) {
 	v[3] = v[3]>>1 | v[4]<<63
 	v[4] = v[4]>>1 | v[5]<<63
 	v[5] >>= 1
-}
-
-// sub sets a = a − b for a ≥ b.
-func sub(a, b *Nat) {
-	var br uint64
-	a[0], br = bits.Sub64(a[0], b[0], 0)
-	a[1], br = bits.Sub64(a[1], b[1], br)
-	a[2], br = bits.Sub64(a[2], b[2], br)
-	a[3], br = bits.Sub64(a[3], b[3], br)
-	a[4], br = bits.Sub64(a[4], b[4], br)
-	a[5], _ = bits.Sub64(a[5], b[5], br)
 }
 
 // half sets x = x/2 mod m for x < m, m odd, in constant time: x + m under
