@@ -22,6 +22,7 @@ package field
 
 import (
 	"errors"
+	"github.com/p256tls/p256tls/internal/ct"
 
 	"github.com/p256tls/p256tls/internal/p384/internal/limbs"
 	"github.com/p256tls/p256tls/internal/safegcd"
@@ -138,7 +139,7 @@ func (e *Element) SetBytes(b []byte) (*Element, error) {
 	if len(b) != 48 {
 		return nil, ErrLength
 	}
-	t := Element(limbs.FromBytes((*[48]byte)(b)))
+	t := Element(ct.Load6((*[48]byte)(b)))
 	if limbs.Less((*[6]uint64)(&t), &prime) == 0 {
 		return nil, ErrRange
 	}
@@ -158,7 +159,7 @@ func (e *Element) Bytes() [48]byte {
 // Montgomery form) to out. Constant time.
 func (e *Element) PutBytes(out *[48]byte) {
 	t := e.Canonical()
-	limbs.PutBytes(out, &t)
+	ct.Store6(out, &t)
 }
 
 // Canonical returns the value of e as plain (non-Montgomery) little-endian

@@ -16,6 +16,7 @@ package scalar
 
 import (
 	"errors"
+	"github.com/p256tls/p256tls/internal/ct"
 
 	"github.com/p256tls/p256tls/internal/p384/internal/limbs"
 	"github.com/p256tls/p256tls/internal/safegcd"
@@ -113,7 +114,7 @@ func (s *Scalar) SetBytes(b []byte) (*Scalar, error) {
 	if len(b) != 48 {
 		return nil, ErrLength
 	}
-	t := limbs.FromBytes((*[48]byte)(b))
+	t := ct.Load6((*[48]byte)(b))
 	if limbs.Less(&t, &N) == 0 {
 		return nil, ErrRange
 	}
@@ -127,7 +128,7 @@ func (s *Scalar) Bytes() [48]byte {
 	var t [6]uint64
 	limbs.MontMul(&t, s.nat(), &[6]uint64{1}, &N, n0inv)
 	var out [48]byte
-	limbs.PutBytes(&out, &t)
+	ct.Store6(&out, &t)
 	return out
 }
 
@@ -145,7 +146,7 @@ func (s *Scalar) SetDigest(digest []byte) *Scalar {
 	}
 	// v < 2^384 need not be below n: MontMul reduces v·R² mod n fully for
 	// any v < 2^384.
-	v := limbs.FromBytes(&buf)
+	v := ct.Load6(&buf)
 	limbs.MontMul(s.nat(), &v, rr.nat(), &N, n0inv)
 	return s
 }

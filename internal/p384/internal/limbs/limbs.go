@@ -1,6 +1,6 @@
 // Package limbs holds the six-limb helpers that the P-384 field and scalar
-// packages share: big-endian encoding, comparison with a modulus, the
-// word-by-word Montgomery multiplication for a modulus of no special form,
+// packages share: comparison with a modulus, the word-by-word Montgomery
+// multiplication for a modulus of no special form,
 // and halving modulo an odd modulus. (Modular division for public values is
 // package safegcd's DivVartime.)
 //
@@ -11,27 +11,6 @@ import "math/bits"
 
 // Nat is a 384-bit integer, least significant limb first.
 type Nat = [6]uint64
-
-// FromBytes returns the value of the 48-byte big-endian b.
-func FromBytes(b *[48]byte) Nat {
-	var v Nat
-	for i := range v {
-		j := 40 - 8*i
-		v[i] = uint64(b[j])<<56 | uint64(b[j+1])<<48 | uint64(b[j+2])<<40 | uint64(b[j+3])<<32 |
-			uint64(b[j+4])<<24 | uint64(b[j+5])<<16 | uint64(b[j+6])<<8 | uint64(b[j+7])
-	}
-	return v
-}
-
-// PutBytes writes v as 48 bytes big-endian to out.
-func PutBytes(out *[48]byte, v *Nat) {
-	for i := range v {
-		j := 40 - 8*i
-		x := v[i]
-		out[j], out[j+1], out[j+2], out[j+3] = byte(x>>56), byte(x>>48), byte(x>>40), byte(x>>32)
-		out[j+4], out[j+5], out[j+6], out[j+7] = byte(x>>24), byte(x>>16), byte(x>>8), byte(x)
-	}
-}
 
 // Less returns 1 if a < m and 0 otherwise, in constant time.
 func Less(a, m *Nat) uint64 {
