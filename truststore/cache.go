@@ -96,7 +96,8 @@ func (c *lru[K, V]) Clear() {
 	c.head.prev, c.head.next = &c.head, &c.head
 }
 
-// hotCache holds the tables of issuing keys that are not anchors (on the
+// hotCache holds the tables of issuing keys that have no anchor table:
+// intermediates, and anchors left without one by WithMaxTables (on the
 // curves tableCurve admits), with an admission rule that keeps a key set
 // larger than the cache from churning it: a table costs about tablePayback
 // plain verifications to build, so it is built only for a key whose recent

@@ -79,7 +79,8 @@
 // Hot tables: a P-256 table costs about 1.35 one-shot verifications to
 // build and saves about 0.65 of one per use, so it repays its build after 3
 // uses (a P-384 one after 2: 1.2 and 0.68). Uses of P-256 and P-384 issuing
-// keys that are not anchors are counted in a small
+// keys that have no anchor table (intermediates, and anchors left without
+// one by WithMaxTables) are counted in a small
 // count-min sketch halved every 10×capacity observations. A key gets a
 // table when its estimate reaches K (WithHotThreshold, default 3) and the
 // cache (WithHotTables, default 64) has room; when the cache is full, only

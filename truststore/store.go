@@ -30,7 +30,8 @@ type Store struct {
 	tableBytes int // held by the anchor tables
 	loadTime   time.Duration
 
-	// hot holds the tables of issuing keys that are not anchors.
+	// hot holds the tables of issuing keys that have no anchor table
+	// (intermediates, and anchors beyond WithMaxTables).
 	hot *hotCache
 	// links holds (issuer key, child certificate) pairs whose signature
 	// verified.
