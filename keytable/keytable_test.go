@@ -207,128 +207,189 @@ func testKeys(t testing.TB, random int) []keyed {
 	return ks
 }
 
-// differential runs count random cases: valid signatures over SHA-256,
-// SHA-384, SHA-512 and odd-length digests, and their corruptions (a bit of
-// the signature, of the digest, another key, random r and s), comparing the
-// table, ordinary verification and crypto/ecdsa.
-func differential(t testing.TB, count int, seed uint64) {
-	r := mrand.New(mrand.NewPCG(seed, 99))
-	ks := testKeys(t, 8)
+// A testCurve is what the curve-independent random tests (differential,
+// bitFlips) need of a curve: its test keys with tables, its agreement
+// checks (all the verifiers of that curve), its random digests, the hash
+// of the bit-flip signatures, and n.
+type testCurve struct {
+	keys     func(t testing.TB, random int) []keyed
+	agree    func(t testing.TB, pub *ecdsa.PublicKey, tab *keytable.Table, digest, sig []byte, want bool)
+	agreeRaw func(t testing.TB, pub *ecdsa.PublicKey, tab *keytable.Table, digest []byte, r, s *big.Int, want bool)
+	digest   func(r *mrand.Rand) []byte
+	hash     func(msg []byte) []byte
+	n        *big.Int
+	random   int    // random keys besides 1, 2 and n−1 in differential
+	stream   uint64 // differential's PCG stream
+}
+
+var (
+	curveP256 = testCurve{testKeys, agree, agreeRaw, digest256,
+		func(msg []byte) []byte { h := sha256.Sum256(msg); return h[:] }, nBig, 8, 99}
+	curveP384 = testCurve{keys384, agree384, agreeRaw384, digest384,
+		func(msg []byte) []byte { h := sha512.Sum384(msg); return h[:] }, n384, 6, 384}
+)
+
+// digest256 returns a random digest: SHA-256, SHA-384, SHA-512, random
+// bytes of length 0 to 69, or a SHA-256 cut to 20 to 31 bytes.
+func digest256(r *mrand.Rand) []byte {
+	msg := make([]byte, 16)
+	for j := range msg {
+		msg[j] = byte(r.Uint32())
+	}
+	switch r.IntN(5) {
+	case 0:
+		h := sha256.Sum256(msg)
+		return h[:]
+	case 1:
+		h := sha512.Sum384(msg)
+		return h[:]
+	case 2:
+		h := sha512.Sum512(msg)
+		return h[:]
+	case 3:
+		d := make([]byte, r.IntN(70))
+		for j := range d {
+			d[j] = byte(r.Uint32())
+		}
+		return d
+	}
+	h := sha256.Sum256(msg)
+	return h[:20+r.IntN(12)]
+}
+
+// differential runs count random cases on curve c: valid signatures over
+// c's random digests, and their corruptions (a bit of the signature, of the
+// digest, another key, random r and s), comparing c's verifiers (the
+// table, ordinary verification, crypto/ecdsa, and circl for P-384).
+func differential(t testing.TB, c testCurve, count int, seed uint64) {
+	r := mrand.New(mrand.NewPCG(seed, c.stream))
+	ks := c.keys(t, c.random)
 	for i := 0; i < count; i++ {
 		k := ks[r.IntN(len(ks))]
-		msg := make([]byte, 16)
-		for j := range msg {
-			msg[j] = byte(r.Uint32())
-		}
-		var digest []byte
-		switch r.IntN(5) {
-		case 0:
-			h := sha256.Sum256(msg)
-			digest = h[:]
-		case 1:
-			h := sha512.Sum384(msg)
-			digest = h[:]
-		case 2:
-			h := sha512.Sum512(msg)
-			digest = h[:]
-		case 3:
-			digest = make([]byte, r.IntN(70))
-			for j := range digest {
-				digest[j] = byte(r.Uint32())
-			}
-		case 4:
-			h := sha256.Sum256(msg)
-			digest = h[:20+r.IntN(12)]
-		}
+		pub := &k.priv.PublicKey
+		digest := c.digest(r)
 		sig, err := ecdsa.SignASN1(rand.Reader, k.priv, digest)
 		if err != nil {
 			t.Fatal(err)
 		}
 		switch r.IntN(6) {
 		case 0, 1:
-			agree(t, &k.priv.PublicKey, k.tab, digest, sig, true)
+			c.agree(t, pub, k.tab, digest, sig, true)
 		case 2:
 			sig[r.IntN(len(sig))] ^= byte(1 << r.IntN(8))
-			agree(t, &k.priv.PublicKey, k.tab, digest, sig, ecdsa.VerifyASN1(&k.priv.PublicKey, digest, sig))
+			c.agree(t, pub, k.tab, digest, sig, ecdsa.VerifyASN1(pub, digest, sig))
 		case 3:
 			if len(digest) == 0 {
 				digest = []byte{0}
 			}
 			digest[r.IntN(len(digest))] ^= byte(1 << r.IntN(8))
-			agree(t, &k.priv.PublicKey, k.tab, digest, sig, ecdsa.VerifyASN1(&k.priv.PublicKey, digest, sig))
+			c.agree(t, pub, k.tab, digest, sig, ecdsa.VerifyASN1(pub, digest, sig))
 		case 4:
 			// Another key: refused, except for the same key and for keys ±d
 			// with a digest that is 0 mod n (u1 = 0, and x(u2·Q) = x(−u2·Q)),
 			// so crypto/ecdsa's answer is the reference.
 			o := ks[r.IntN(len(ks))]
-			agree(t, &o.priv.PublicKey, o.tab, digest, sig, ecdsa.VerifyASN1(&o.priv.PublicKey, digest, sig))
+			c.agree(t, &o.priv.PublicKey, o.tab, digest, sig, ecdsa.VerifyASN1(&o.priv.PublicKey, digest, sig))
 		case 5:
-			rr := new(big.Int).Rand(mr(r), nBig)
-			ss := new(big.Int).Rand(mr(r), nBig)
-			agreeRaw(t, &k.priv.PublicKey, k.tab, digest, rr, ss, ecdsa.Verify(&k.priv.PublicKey, digest, rr, ss))
+			rr := new(big.Int).Rand(mr(r), c.n)
+			ss := new(big.Int).Rand(mr(r), c.n)
+			c.agreeRaw(t, pub, k.tab, digest, rr, ss, ecdsa.Verify(pub, digest, rr, ss))
 		}
 	}
 }
 
-// TestDifferential compares the three verifiers on a few thousand random
-// cases.
+// TestDifferential compares each curve's verifiers on a few thousand random
+// cases (fewer under -short and -race): P-256 3000 (1000, 300), P-384 2000
+// (500, 60).
 func TestDifferential(t *testing.T) {
-	n := 3000
-	if testing.Short() {
-		n = 1000
+	for _, c := range []struct {
+		name             string
+		curve            testCurve
+		full, short, rac int
+	}{
+		{"P-256", curveP256, 3000, 1000, 300},
+		{"P-384", curveP384, 2000, 500, 60},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n := c.full
+			if testing.Short() {
+				n = c.short
+			}
+			if raceEnabled {
+				n = c.rac
+			}
+			differential(t, c.curve, n, 1)
+		})
 	}
-	if raceEnabled {
-		n = 300
-	}
-	differential(t, n, 1)
 }
 
-// TestDifferentialLong runs 200,000 cases. It is opt-in: it runs only when
-// the environment sets P256TLS_LONG=1, and never under -short.
+// TestDifferentialLong runs 200,000 cases and the bit flips of 50
+// signatures on each curve. It is opt-in: it runs only when the environment
+// sets P256TLS_LONG=1, and never under -short.
 func TestDifferentialLong(t *testing.T) {
 	if testing.Short() || os.Getenv("P256TLS_LONG") != "1" {
-		t.Skip("skipping the 200,000-case differential test: set P256TLS_LONG=1 (and do not pass -short) to run it")
+		t.Skip("skipping the 200,000-case differential tests: set P256TLS_LONG=1 (and do not pass -short) to run them")
 	}
-	differential(t, 200000, 2)
-	bitFlips(t, 50)
+	for _, c := range []struct {
+		name  string
+		curve testCurve
+	}{{"P-256", curveP256}, {"P-384", curveP384}} {
+		t.Run(c.name, func(t *testing.T) {
+			differential(t, c.curve, 200000, 2)
+			bitFlips(t, c.curve, 50)
+		})
+	}
 }
 
-// bitFlips checks that every single-bit flip of count valid signatures (DER
-// and raw) is refused by all three verifiers.
-func bitFlips(t testing.TB, count int) {
-	ks := testKeys(t, 2)
+// bitFlips checks that every single-bit flip of count valid signatures on
+// curve c (DER, and r and s over n's bit length) is refused by all of c's
+// verifiers.
+func bitFlips(t testing.TB, c testCurve, count int) {
+	ks := c.keys(t, 2)
 	for i := 0; i < count; i++ {
 		k := ks[i%len(ks)]
-		digest := sha256.Sum256([]byte{byte(i), byte(i >> 8)})
-		sig, err := ecdsa.SignASN1(rand.Reader, k.priv, digest[:])
+		pub := &k.priv.PublicKey
+		digest := c.hash([]byte{byte(i), byte(i >> 8)})
+		sig, err := ecdsa.SignASN1(rand.Reader, k.priv, digest)
 		if err != nil {
 			t.Fatal(err)
 		}
-		agree(t, &k.priv.PublicKey, k.tab, digest[:], sig, true)
+		c.agree(t, pub, k.tab, digest, sig, true)
 		for bit := 0; bit < 8*len(sig); bit++ {
 			sig[bit/8] ^= 1 << (bit % 8)
-			agree(t, &k.priv.PublicKey, k.tab, digest[:], sig, false)
+			c.agree(t, pub, k.tab, digest, sig, false)
 			sig[bit/8] ^= 1 << (bit % 8)
 		}
-		r, s, err := ecdsa.Sign(rand.Reader, k.priv, digest[:])
+		r, s, err := ecdsa.Sign(rand.Reader, k.priv, digest)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for bit := 0; bit < 256; bit++ {
+		for bit := 0; bit < c.n.BitLen(); bit++ {
 			rf := new(big.Int).Xor(r, new(big.Int).Lsh(big.NewInt(1), uint(bit)))
 			sf := new(big.Int).Xor(s, new(big.Int).Lsh(big.NewInt(1), uint(bit)))
-			agreeRaw(t, &k.priv.PublicKey, k.tab, digest[:], rf, s, false)
-			agreeRaw(t, &k.priv.PublicKey, k.tab, digest[:], r, sf, false)
+			c.agreeRaw(t, pub, k.tab, digest, rf, s, false)
+			c.agreeRaw(t, pub, k.tab, digest, r, sf, false)
 		}
 	}
 }
 
+// TestBitFlips runs bitFlips on 3 P-256 and 2 P-384 signatures (1 each
+// under -race; 1 P-384 one under -short).
 func TestBitFlips(t *testing.T) {
-	if raceEnabled {
-		bitFlips(t, 1)
-		return
-	}
-	bitFlips(t, 3)
+	t.Run("P-256", func(t *testing.T) {
+		n := 3
+		if raceEnabled {
+			n = 1
+		}
+		bitFlips(t, curveP256, n)
+	})
+	t.Run("P-384", func(t *testing.T) {
+		n := 2
+		if testing.Short() || raceEnabled {
+			n = 1
+		}
+		bitFlips(t, curveP384, n)
+	})
 }
 
 type randSource struct{ r *mrand.Rand }

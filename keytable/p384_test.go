@@ -10,7 +10,6 @@ import (
 	"encoding/asn1"
 	"math/big"
 	mrand "math/rand/v2"
-	"os"
 	"sync"
 	"testing"
 
@@ -190,106 +189,6 @@ func digest384(r *mrand.Rand) []byte {
 		d[j] = byte(r.Uint32())
 	}
 	return d
-}
-
-// differential384 runs count random P-384 cases: valid signatures and their
-// corruptions (a bit of the signature, of the digest, another key, random r
-// and s), on all four verifiers.
-func differential384(t testing.TB, count int, seed uint64) {
-	r := mrand.New(mrand.NewPCG(seed, 384))
-	ks := keys384(t, 6)
-	for i := 0; i < count; i++ {
-		k := ks[r.IntN(len(ks))]
-		pub := &k.priv.PublicKey
-		digest := digest384(r)
-		sig, err := ecdsa.SignASN1(rand.Reader, k.priv, digest)
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch r.IntN(6) {
-		case 0, 1:
-			agree384(t, pub, k.tab, digest, sig, true)
-		case 2:
-			sig[r.IntN(len(sig))] ^= byte(1 << r.IntN(8))
-			agree384(t, pub, k.tab, digest, sig, ecdsa.VerifyASN1(pub, digest, sig))
-		case 3:
-			if len(digest) == 0 {
-				digest = []byte{0}
-			}
-			digest[r.IntN(len(digest))] ^= byte(1 << r.IntN(8))
-			agree384(t, pub, k.tab, digest, sig, ecdsa.VerifyASN1(pub, digest, sig))
-		case 4:
-			o := ks[r.IntN(len(ks))]
-			agree384(t, &o.priv.PublicKey, o.tab, digest, sig, ecdsa.VerifyASN1(&o.priv.PublicKey, digest, sig))
-		case 5:
-			rr := new(big.Int).Rand(mr(r), n384)
-			ss := new(big.Int).Rand(mr(r), n384)
-			agreeRaw384(t, pub, k.tab, digest, rr, ss, ecdsa.Verify(pub, digest, rr, ss))
-		}
-	}
-}
-
-// TestDifferentialP384 compares the verifiers on a few thousand random
-// cases (fewer under -short and -race).
-func TestDifferentialP384(t *testing.T) {
-	n := 2000
-	if testing.Short() {
-		n = 500
-	}
-	if raceEnabled {
-		n = 60
-	}
-	differential384(t, n, 1)
-}
-
-// TestDifferentialP384Long runs 200,000 cases and the bit flips of 50
-// signatures. It is opt-in: it runs only when the environment sets
-// P256TLS_LONG=1, and never under -short.
-func TestDifferentialP384Long(t *testing.T) {
-	if testing.Short() || os.Getenv("P256TLS_LONG") != "1" {
-		t.Skip("skipping the 200,000-case P-384 differential test: set P256TLS_LONG=1 (and do not pass -short) to run it")
-	}
-	differential384(t, 200000, 2)
-	bitFlips384(t, 50)
-}
-
-// bitFlips384 checks that every single-bit flip of count valid signatures
-// (DER, and r and s) is refused by all verifiers.
-func bitFlips384(t testing.TB, count int) {
-	ks := keys384(t, 2)
-	for i := 0; i < count; i++ {
-		k := ks[i%len(ks)]
-		pub := &k.priv.PublicKey
-		digest := sha512.Sum384([]byte{byte(i), byte(i >> 8)})
-		sig, err := ecdsa.SignASN1(rand.Reader, k.priv, digest[:])
-		if err != nil {
-			t.Fatal(err)
-		}
-		agree384(t, pub, k.tab, digest[:], sig, true)
-		for bit := 0; bit < 8*len(sig); bit++ {
-			sig[bit/8] ^= 1 << (bit % 8)
-			agree384(t, pub, k.tab, digest[:], sig, false)
-			sig[bit/8] ^= 1 << (bit % 8)
-		}
-		r, s, err := ecdsa.Sign(rand.Reader, k.priv, digest[:])
-		if err != nil {
-			t.Fatal(err)
-		}
-		for bit := 0; bit < 384; bit++ {
-			rf := new(big.Int).Xor(r, new(big.Int).Lsh(big.NewInt(1), uint(bit)))
-			sf := new(big.Int).Xor(s, new(big.Int).Lsh(big.NewInt(1), uint(bit)))
-			agreeRaw384(t, pub, k.tab, digest[:], rf, s, false)
-			agreeRaw384(t, pub, k.tab, digest[:], r, sf, false)
-		}
-	}
-}
-
-func TestBitFlipsP384(t *testing.T) {
-	n := 2
-	if testing.Short() || raceEnabled {
-		n = 1
-	}
-	bitFlips384(t, n)
 }
 
 // TestCraftedP384 verifies signatures built with chosen u1 and u2 under the

@@ -20,50 +20,33 @@ import (
 // Besides wall time, each reports cpu-ns/op, the CPU time of the benchmark's
 // thread, which a loaded machine disturbs far less.
 var benchData struct {
-	once  sync.Once
-	root  *node
+	once sync.Once
+	root *node
+	chainBench
+}
+
+// chainBench is one chain benchmark's data: the store, its anchors as a
+// pool for crypto/x509, cold chains (a new intermediate, and key, for every
+// chain) and warm chains (one intermediate, a new leaf for every chain, more
+// of them than the link cache holds, so that no leaf link is still cached
+// when the list wraps).
+type chainBench struct {
 	store *Store
 	pool  *x509.CertPool
-	// cold: a new intermediate (and key) for every chain.
-	cold [][]*x509.Certificate
-	// warm: one intermediate, a new leaf for every chain.
-	warm [][]*x509.Certificate
+	cold  [][]*x509.Certificate
+	warm  [][]*x509.Certificate
 }
 
-func benchSetup(b *testing.B) {
-	benchData.once.Do(func() {
-		d := &benchData
-		d.root = issue(b, caTemplate("Bench root"), poolKey(kP256, 0), nil)
-		var err error
-		if d.store, err = New([]*x509.Certificate{d.root.Cert}); err != nil {
-			b.Fatal(err)
-		}
-		d.pool = d.store.CertPool()
-		newKey := func() *ecdsa.PrivateKey {
-			k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return k
-		}
-		for i := range 512 {
-			in := issue(b, caTemplate(fmt.Sprintf("Bench intermediate %d", i)), newKey(), d.root)
-			lf := issue(b, leafTemplate("bench leaf", "www.example.com"), poolKey(kP256, 1), in)
-			d.cold = append(d.cold, []*x509.Certificate{lf.Cert, in.Cert})
-		}
-		in := issue(b, caTemplate("Bench warm intermediate"), newKey(), d.root)
-		// More leaves than the link cache holds, so that no leaf link is
-		// still cached when the list wraps.
-		for range 4096 {
-			lf := issue(b, leafTemplate("bench leaf", "www.example.com"), poolKey(kP256, 2), in)
-			d.warm = append(d.warm, []*x509.Certificate{lf.Cert, in.Cert})
-		}
-	})
-}
-
-func BenchmarkVerifyChain(b *testing.B) {
-	benchSetup(b)
-	d := &benchData
+// run runs the four paths of a chain benchmark, Store.Verify beside
+// crypto/x509 in the same run: x509 (x509.Certificate.Verify on a new warm
+// chain every time: it caches nothing), then, under names[0], a cold chain
+// every time (caches reset when the list wraps), under names[1] a warm chain
+// every time after prewarm of them have been verified (the intermediate's
+// link cached, and its hot table built once its key earns one), and under
+// names[2] the same chain again, both links in the link cache: the fast
+// path's own cost (names, validity, usages, hashing) without any signature
+// arithmetic. It fails if any verification fails or takes the slow path.
+func (d *chainBench) run(b *testing.B, names [3]string, prewarm int) {
 	opts := VerifyOptions{DNSName: "www.example.com", CurrentTime: t0}
 	b.Run("path=x509", func(b *testing.B) {
 		cpuPerOp(b, func() {
@@ -77,7 +60,7 @@ func BenchmarkVerifyChain(b *testing.B) {
 			}
 		})
 	})
-	b.Run("path=cold", func(b *testing.B) {
+	b.Run("path="+names[0], func(b *testing.B) {
 		d.store.ResetCaches()
 		cpuPerOp(b, func() {
 			for i := 0; b.Loop(); i++ {
@@ -92,9 +75,9 @@ func BenchmarkVerifyChain(b *testing.B) {
 			}
 		})
 	})
-	b.Run("path=warm", func(b *testing.B) {
+	b.Run("path="+names[1], func(b *testing.B) {
 		d.store.ResetCaches()
-		for _, ch := range d.warm[:4] {
+		for _, ch := range d.warm[:prewarm] {
 			d.store.Verify(ch, opts)
 		}
 		cpuPerOp(b, func() {
@@ -105,10 +88,7 @@ func BenchmarkVerifyChain(b *testing.B) {
 			}
 		})
 	})
-	b.Run("path=cached", func(b *testing.B) {
-		// The same chain again and again: both links are in the link
-		// cache, so this is the fast path's own cost (names, validity,
-		// usages, hashing) without any signature arithmetic.
+	b.Run("path="+names[2], func(b *testing.B) {
 		d.store.ResetCaches()
 		ch := d.warm[0]
 		d.store.Verify(ch, opts)
@@ -123,6 +103,50 @@ func BenchmarkVerifyChain(b *testing.B) {
 	if st := d.store.Stats(); st.SlowVerifies != 0 {
 		b.Fatalf("slow path taken: %+v", st)
 	}
+}
+
+func benchSetup(b *testing.B) {
+	benchData.once.Do(func() {
+		benchData.root = issue(b, caTemplate("Bench root"), poolKey(kP256, 0), nil)
+		benchData.chainBench = newChainBench(b, benchData.root, elliptic.P256(), "Bench", 512, 4096)
+	})
+}
+
+// newChainBench builds a store with the one anchor root and, under it, cold
+// chains (a leaf under a new intermediate with a new key on interCurve, for
+// each of the cold chains) and warm chains (a new leaf each under one more
+// such intermediate); every leaf is a P-256 key with the DNS name
+// www.example.com. prefix starts the certificates' names.
+func newChainBench(b *testing.B, root *node, interCurve elliptic.Curve, prefix string, cold, warm int) chainBench {
+	var d chainBench
+	var err error
+	if d.store, err = New([]*x509.Certificate{root.Cert}); err != nil {
+		b.Fatal(err)
+	}
+	d.pool = d.store.CertPool()
+	newKey := func() *ecdsa.PrivateKey {
+		k, err := ecdsa.GenerateKey(interCurve, rand.Reader)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return k
+	}
+	for i := range cold {
+		in := issue(b, caTemplate(fmt.Sprintf("%s intermediate %d", prefix, i)), newKey(), root)
+		lf := issue(b, leafTemplate(prefix+" leaf", "www.example.com"), poolKey(kP256, 1), in)
+		d.cold = append(d.cold, []*x509.Certificate{lf.Cert, in.Cert})
+	}
+	in := issue(b, caTemplate(prefix+" warm intermediate"), newKey(), root)
+	for range warm {
+		lf := issue(b, leafTemplate(prefix+" leaf", "www.example.com"), poolKey(kP256, 2), in)
+		d.warm = append(d.warm, []*x509.Certificate{lf.Cert, in.Cert})
+	}
+	return d
+}
+
+func BenchmarkVerifyChain(b *testing.B) {
+	benchSetup(b)
+	benchData.run(b, [3]string{"cold", "warm", "cached"}, 4)
 }
 
 // BenchmarkLoadSystem loads the system bundle with its tables
@@ -161,7 +185,7 @@ func BenchmarkBackend(b *testing.B) {
 			child, issuer = benchData.cold[0][1], benchData.root.Cert
 		} else {
 			d := mixedSetup(b, "p384")
-			child, issuer = d.leaf[0][0], d.leaf[0][1]
+			child, issuer = d.warm[0][0], d.warm[0][1]
 		}
 		pub := issuer.PublicKey.(*ecdsa.PublicKey)
 		h, _ := signatureAlgorithm(child.SignatureAlgorithm)
@@ -196,7 +220,7 @@ func BenchmarkBackend(b *testing.B) {
 	}
 	// An RSA-4096 link (crypto/rsa, as crypto/x509 verifies it).
 	d := mixedSetup(b, "rsa4096")
-	child := d.leaf[0][1]
+	child := d.warm[0][1]
 	pub := d.store.Anchors()[0].PublicKey.(*rsa.PublicKey)
 	h, _ := signatureAlgorithm(child.SignatureAlgorithm)
 	hh := h.New()

@@ -73,35 +73,18 @@ func Verify(pub *ecdsa.PublicKey, digest, r, s []byte) bool {
 	return ecdsa.Verify(pub, digest, new(big.Int).SetBytes(r), new(big.Int).SetBytes(s))
 }
 
+// verifyP256 checks (r, s) under a P-256 key with crypto/ecdsa's rules: r
+// and s in [1, n−1], coordinates in [0, p), the point on the curve; then the
+// joint wNAF chain (internal/ecdsaverify) and the final check.
 func verifyP256(pub *ecdsa.PublicKey, digest, rb, sb []byte) bool {
 	var rs, ss scalar.Scalar
 	if !ecdsasig.ScalarFromBytes(&rs, rb) || !ecdsasig.ScalarFromBytes(&ss, sb) {
 		return false
 	}
+	var enc [65]byte
 	var q point.Affine
-	if !p256Point(&q, pub) {
+	if _, err := q.SetBytes(ecdsasig.PublicKeyBytes(enc[:], pub, 32)); err != nil {
 		return false
 	}
 	return ecdsaverify.VerifyPoint(&q, digest, &rs, &ss)
-}
-
-// p256Point reads pub's coordinates without allocating, refusing values
-// outside [0, p) and points off the curve (the point at infinity, (0, 0), is
-// not on it).
-func p256Point(q *point.Affine, pub *ecdsa.PublicKey) bool {
-	//lint:ignore SA1019 the coordinates are only read: Bytes would allocate.
-	x, y := pub.X, pub.Y
-	if x == nil || y == nil || x.Sign() < 0 || y.Sign() < 0 || x.BitLen() > 256 || y.BitLen() > 256 {
-		return false
-	}
-	var b [32]byte
-	x.FillBytes(b[:])
-	if _, err := q.X.SetBytes(b[:]); err != nil {
-		return false
-	}
-	y.FillBytes(b[:])
-	if _, err := q.Y.SetBytes(b[:]); err != nil {
-		return false
-	}
-	return q.IsOnCurve() == 1
 }

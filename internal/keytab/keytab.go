@@ -20,7 +20,6 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"errors"
-	"math/big"
 
 	"github.com/p256tls/p256tls/internal/ecdsaverify"
 	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
@@ -83,33 +82,19 @@ func New(pub *ecdsa.PublicKey, w uint) (*Table, error) {
 	default:
 		return nil, ErrCurve
 	}
-	//lint:ignore SA1019 the coordinates are read, not modified, to avoid an allocation-heavy round trip through Bytes.
-	x, y := pub.X, pub.Y
-	if x == nil || y == nil {
+	var enc [97]byte
+	sec1 := ecdsasig.PublicKeyBytes(enc[:], pub, size)
+	if sec1 == nil {
 		return nil, ErrNotOnCurve
 	}
-	if x.Sign() == 0 && y.Sign() == 0 {
+	//lint:ignore SA1019 only read, to tell infinity from other points off the curve.
+	if pub.X.Sign() == 0 && pub.Y.Sign() == 0 {
 		return nil, ErrInfinity
 	}
-	var enc [97]byte
-	if !fill(enc[1:1+size], x) || !fill(enc[1+size:1+2*size], y) {
-		return nil, ErrNotOnCurve
-	}
-	enc[0] = 4
 	if size == 48 {
-		return FromBytes384(enc[:])
+		return FromBytes384(sec1)
 	}
-	return FromBytes(enc[:65], w)
-}
-
-// fill writes the len(b)-byte big-endian encoding of a non-negative x below
-// 2^(8·len(b)).
-func fill(b []byte, x *big.Int) bool {
-	if x.Sign() < 0 || x.BitLen() > 8*len(b) {
-		return false
-	}
-	x.FillBytes(b)
-	return true
+	return FromBytes(sec1, w)
 }
 
 // FromBytes builds the table, at width w, of the P-256 point encoded in SEC

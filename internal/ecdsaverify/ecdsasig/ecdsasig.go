@@ -1,13 +1,19 @@
-// Package ecdsasig is the one home of the rules an ECDSA signature must
-// meet before any arithmetic: its ASN.1 DER form (ParseDER, the rules of
-// crypto/ecdsa, for any curve) and the range [1, n−1] of r and s, for P-256
-// (ScalarFromBytes, Scalar32) and P-384 (ScalarFromBytes384). keytable, verify and truststore's fast path
-// use it; it holds no state and allocates nothing.
+// Package ecdsasig is the one home of the rules an ECDSA signature and its
+// key must meet before any arithmetic: the signature's ASN.1 DER form
+// (ParseDER, the rules of crypto/ecdsa, for any curve), the range [1, n−1]
+// of r and s, for P-256 (ScalarFromBytes, Scalar32) and P-384
+// (ScalarFromBytes384), and the reading of a crypto/ecdsa key's
+// coordinates into SEC 1 form (PublicKeyBytes), whose curve checks the
+// point packages' SetBytes then make. keytable, verify and truststore's
+// fast path use it; it holds no state and allocates nothing.
 //
 // Everything here is variable time: signatures are public.
 package ecdsasig
 
 import (
+	"crypto/ecdsa"
+	"math/big"
+
 	"golang.org/x/crypto/cryptobyte"
 	"golang.org/x/crypto/cryptobyte/asn1"
 
@@ -96,4 +102,32 @@ func ScalarFromBytes384(out *p384scalar.Scalar, b []byte) bool {
 		return false
 	}
 	return out.IsZero() == 0 // r, s ≠ 0 (P-384)
+}
+
+// PublicKeyBytes writes pub's point in SEC 1 uncompressed form, 0x04‖X‖Y
+// with each coordinate size bytes big-endian, into dst[:1+2·size] and
+// returns that slice, without allocating; it reads pub.X and pub.Y only. It
+// returns nil, leaving dst in an unspecified state, for a nil pub or
+// coordinate, a negative coordinate, one ≥ 2^(8·size), a size < 1 or a dst
+// shorter than 1+2·size. It makes no curve check (pub.Curve is not read):
+// the curve's point SetBytes refuses nil, coordinates ≥ p and points off
+// the curve, the point at infinity (0, 0) included.
+func PublicKeyBytes(dst []byte, pub *ecdsa.PublicKey, size int) []byte {
+	if pub == nil || size < 1 || len(dst) < 1+2*size {
+		return nil
+	}
+	//lint:ignore SA1019 the coordinates are only read: Bytes would allocate.
+	x, y := pub.X, pub.Y
+	if !fits(x, size) || !fits(y, size) {
+		return nil
+	}
+	dst[0] = 4
+	x.FillBytes(dst[1 : 1+size])
+	y.FillBytes(dst[1+size : 1+2*size])
+	return dst[:1+2*size]
+}
+
+// fits reports whether v is a non-negative integer below 2^(8·size).
+func fits(v *big.Int, size int) bool {
+	return v != nil && v.Sign() >= 0 && v.BitLen() <= 8*size
 }

@@ -2,6 +2,7 @@ package ecdsasig
 
 import (
 	"bytes"
+	"crypto/ecdsa"
 	"crypto/elliptic"
 	"math/big"
 	mrand "math/rand"
@@ -153,5 +154,52 @@ func TestScalarFromBytes384(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPublicKeyBytes checks PublicKeyBytes against a reference written with
+// big.Int arithmetic, at both sizes, on the edges of the coordinate range.
+func TestPublicKeyBytes(t *testing.T) {
+	one := big.NewInt(1)
+	for _, size := range []int{32, 48} {
+		top := new(big.Int).Lsh(one, uint(8*size)) // 2^(8·size): too large
+		max := new(big.Int).Sub(top, one)
+		vals := []*big.Int{nil, big.NewInt(0), one, big.NewInt(-1), new(big.Int).Neg(max), max, top, new(big.Int).Lsh(one, uint(8*size+1))}
+		for _, x := range vals {
+			for _, y := range vals {
+				ok := x != nil && y != nil && x.Sign() >= 0 && y.Sign() >= 0 && x.Cmp(top) < 0 && y.Cmp(top) < 0
+				var want []byte
+				if ok {
+					want = append([]byte{4}, x.FillBytes(make([]byte, size))...)
+					want = append(want, y.FillBytes(make([]byte, size))...)
+				}
+				dst := make([]byte, 1+2*size+3)
+				got := PublicKeyBytes(dst, &ecdsa.PublicKey{X: x, Y: y}, size)
+				if (got == nil) != !ok || !bytes.Equal(got, want) {
+					t.Errorf("size %d, (%v, %v): got %x, want %x (ok %v)", size, x, y, got, want, ok)
+				}
+				if got != nil && &got[0] != &dst[0] {
+					t.Errorf("size %d: result is not a prefix of dst", size)
+				}
+			}
+		}
+		pub := &ecdsa.PublicKey{X: one, Y: one}
+		if PublicKeyBytes(make([]byte, 2*size), pub, size) != nil {
+			t.Errorf("size %d: a dst one byte short was written", size)
+		}
+		if PublicKeyBytes(make([]byte, 1+2*size), pub, size) == nil {
+			t.Errorf("size %d: a dst of exactly 1+2·size bytes was refused", size)
+		}
+	}
+	if PublicKeyBytes(make([]byte, 97), nil, 32) != nil {
+		t.Error("nil key accepted")
+	}
+	if PublicKeyBytes(make([]byte, 97), &ecdsa.PublicKey{X: big.NewInt(0), Y: big.NewInt(0)}, 0) != nil {
+		t.Error("size 0 accepted")
+	}
+	pub := &ecdsa.PublicKey{X: big.NewInt(5), Y: big.NewInt(7)}
+	var buf [97]byte
+	if a := testing.AllocsPerRun(20, func() { PublicKeyBytes(buf[:], pub, 48) }); a != 0 {
+		t.Errorf("PublicKeyBytes allocates %v times", a)
 	}
 }
