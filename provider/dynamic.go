@@ -8,6 +8,7 @@ import (
 	"crypto/subtle"
 	"crypto/tls"
 	"crypto/x509"
+	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -413,15 +414,9 @@ func (c *Cache) unlink(e *entry) {
 
 // encodePoint writes the uncompressed encoding of priv's public point, or
 // reports false if its coordinates do not fit (it is then no P-256 point).
+// It reads the coordinates directly: PublicKey.Bytes allocates and validates.
 func encodePoint(buf *[65]byte, priv *ecdsa.PrivateKey) bool {
-	x, y := priv.PublicKey.X, priv.PublicKey.Y // read directly: PublicKey.Bytes allocates and validates
-	if x == nil || y == nil || x.Sign() < 0 || y.Sign() < 0 || x.BitLen() > 256 || y.BitLen() > 256 {
-		return false
-	}
-	buf[0] = 4
-	x.FillBytes(buf[1:33])
-	y.FillBytes(buf[33:65])
-	return true
+	return ecdsasig.PublicKeyBytes(buf[:], &priv.PublicKey, 32) != nil
 }
 
 // scalarBytes writes priv's private scalar in 32 big-endian bytes, or

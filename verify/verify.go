@@ -53,6 +53,9 @@ func VerifyASN1(pub *ecdsa.PublicKey, digest, sig []byte) bool {
 		rb, sb, ok := ecdsasig.ParseDER(sig)
 		return ok && verifyP384(pub, digest, rb, sb)
 	}
+	if !hasCoordinates(pub) {
+		return false
+	}
 	return ecdsa.VerifyASN1(pub, digest, sig)
 }
 
@@ -70,7 +73,18 @@ func Verify(pub *ecdsa.PublicKey, digest, r, s []byte) bool {
 	case elliptic.P384():
 		return verifyP384(pub, digest, r, s)
 	}
+	if !hasCoordinates(pub) {
+		return false
+	}
 	return ecdsa.Verify(pub, digest, new(big.Int).SetBytes(r), new(big.Int).SetBytes(s))
+}
+
+// hasCoordinates reports whether pub has both coordinates: crypto/ecdsa
+// dereferences them, so a hand-made key without them would panic there
+// instead of failing to verify.
+func hasCoordinates(pub *ecdsa.PublicKey) bool {
+	//lint:ignore SA1019 the coordinates are only tested for nil.
+	return pub.X != nil && pub.Y != nil
 }
 
 // verifyP256 checks (r, s) under a P-256 key with crypto/ecdsa's rules: r

@@ -225,6 +225,10 @@ func TestOddKeys(t *testing.T) {
 		{Curve: elliptic.P256(), X: new(big.Int).Neg(k.X), Y: k.Y},
 		{Curve: elliptic.P256(), X: k.X, Y: new(big.Int).Sub(p, k.Y)},
 		{Curve: elliptic.P256(), X: new(big.Int).Lsh(big.NewInt(1), 300), Y: k.Y},
+		// Other curves go to crypto/ecdsa, which would dereference nil
+		// coordinates: these must fail, not panic.
+		{Curve: elliptic.P521()}, {Curve: elliptic.P224(), X: big.NewInt(1)},
+		{Curve: elliptic.P521(), Y: big.NewInt(1)},
 	} {
 		if verify.VerifyASN1(pub, digest[:], sig) {
 			t.Errorf("key %+v accepted", pub)
@@ -239,7 +243,7 @@ func TestOddKeys(t *testing.T) {
 	}
 }
 
-// FuzzVerifyASN1P384 checks the circl path against crypto/ecdsa.
+// FuzzVerifyASN1P384 checks the P-384 path against crypto/ecdsa.
 func FuzzVerifyASN1P384(f *testing.F) {
 	k, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
 	digest := sha512.Sum384([]byte("fuzz"))

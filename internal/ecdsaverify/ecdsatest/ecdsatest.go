@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/p256tls/p256tls/internal/testsupport/cputime"
 	"math/big"
 	"os"
 	"os/exec"
@@ -313,13 +314,13 @@ func Loop(b *testing.B, f func()) {
 	b.ReportAllocs()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	start := threadCPU()
+	start, err := cputime.Thread()
 	n := 0
 	for b.Loop() {
 		f()
 		n++
 	}
-	if end := threadCPU(); start >= 0 && end >= 0 && n > 0 {
+	if end, err2 := cputime.Thread(); err == nil && err2 == nil && n > 0 {
 		b.ReportMetric(float64(end-start)/float64(n), "cpu-ns/op")
 	}
 }

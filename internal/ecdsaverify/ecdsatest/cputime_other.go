@@ -1,5 +1,0 @@
-//go:build !linux
-
-package ecdsatest
-
-func threadCPU() int64 { return -1 }
