@@ -66,15 +66,22 @@ func unsignedInteger(b []byte) ([]byte, bool) {
 // zeros allowed) into a scalar, refusing 0 and values ≥ n: ECDSA's range
 // check for r and s.
 func ScalarFromBytes(out *scalar.Scalar, b []byte) bool {
+	var buf [32]byte
+	return rightAlign(buf[:], b) && Scalar32(out, &buf)
+}
+
+// rightAlign copies the big-endian value b (leading zeros allowed) into
+// the zeroed dst, right-aligned, and reports false if it needs more than
+// len(dst) bytes.
+func rightAlign(dst, b []byte) bool {
 	for len(b) > 0 && b[0] == 0 {
 		b = b[1:]
 	}
-	if len(b) > 32 {
+	if len(b) > len(dst) {
 		return false
 	}
-	var buf [32]byte
-	copy(buf[32-len(b):], b)
-	return Scalar32(out, &buf)
+	copy(dst[len(dst)-len(b):], b)
+	return true
 }
 
 // Scalar32 reads a 32-byte big-endian value into a scalar, refusing 0 and
@@ -90,14 +97,10 @@ func Scalar32(out *scalar.Scalar, b *[32]byte) bool {
 // unsigned value of any length (leading zeros allowed) into a P-384 scalar,
 // refusing 0 and values ≥ n. On false, out is unchanged or zero.
 func ScalarFromBytes384(out *p384scalar.Scalar, b []byte) bool {
-	for len(b) > 0 && b[0] == 0 {
-		b = b[1:]
-	}
-	if len(b) > 48 {
+	var buf [48]byte
+	if !rightAlign(buf[:], b) {
 		return false
 	}
-	var buf [48]byte
-	copy(buf[48-len(b):], b)
 	if _, err := out.SetBytes(buf[:]); err != nil {
 		return false
 	}
