@@ -175,6 +175,23 @@ func TestArithmetic(t *testing.T) {
 	}
 }
 
+// TestIsZeroEachLimb checks that IsZero reads every limb: a scalar with
+// one bit set anywhere is not zero.
+func TestIsZeroEachLimb(t *testing.T) {
+	for l := 0; l < 6; l++ {
+		for _, bit := range []uint{0, 31, 63} {
+			var z Scalar
+			z[l] = 1 << bit
+			if z.IsZero() != 0 {
+				t.Fatalf("IsZero ignores bit %d of limb %d", bit, l)
+			}
+		}
+	}
+	if (&Scalar{}).IsZero() != 1 {
+		t.Fatal("IsZero(0) != 1")
+	}
+}
+
 // TestMulRawLimbs multiplies limb patterns (not only Montgomery forms of
 // edge values) to reach every carry of the reduction.
 func TestMulRawLimbs(t *testing.T) {

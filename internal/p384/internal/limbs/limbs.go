@@ -7,7 +7,11 @@
 // A Nat is six little-endian 64-bit limbs. Nothing here allocates.
 package limbs
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/p256tls/p256tls/internal/ct"
+)
 
 // Nat is a 384-bit integer, least significant limb first.
 type Nat = [6]uint64
@@ -123,8 +127,7 @@ func MontMul(z, x, y, m *Nat, m0inv uint64) {
 
 // IsZero returns 1 if v = 0 and 0 otherwise, in constant time.
 func IsZero(v *Nat) int {
-	x := v[0] | v[1] | v[2] | v[3] | v[4] | v[5]
-	return int(1 ^ ((x | -x) >> 63))
+	return ct.IsZero(v[0] | v[1] | v[2] | v[3] | v[4] | v[5])
 }
 
 // shr1 sets v = v/2.
