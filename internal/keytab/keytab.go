@@ -138,9 +138,6 @@ func FromBytes384(sec1 []byte) (*Table, error) {
 	return t, nil
 }
 
-// IsZero reports whether t is the zero Table.
-func (t *Table) IsZero() bool { return t.w == 0 }
-
 // IsP384 reports whether t is the table of a P-384 key.
 func (t *Table) IsP384() bool { return t.tab384 != nil }
 
