@@ -159,6 +159,60 @@ func padSignature(tb testing.TB, c *x509.Certificate) *x509.Certificate {
 	return rebuild(tb, c, b.BytesOrPanic())
 }
 
+// bareRSA returns the hash of an RSA PKCS #1 v1.5 algorithm and its
+// AlgorithmIdentifier without parameters; ok is false for other algorithms.
+func bareRSA(alg x509.SignatureAlgorithm) (h crypto.Hash, ai []byte, ok bool) {
+	switch alg {
+	case x509.SHA256WithRSA:
+		return crypto.SHA256, algRSASHA256Bare, true
+	case x509.SHA384WithRSA:
+		return crypto.SHA384, algRSASHA384Bare, true
+	case x509.SHA512WithRSA:
+		return crypto.SHA512, algRSASHA512Bare, true
+	}
+	return 0, nil, false
+}
+
+// withSignatureAI returns c with its signature AlgorithmIdentifier, in the
+// TBS and outside it, replaced by the DER ai, re-signed by issuer's RSA key
+// with PKCS #1 v1.5 over h (crypto/x509 would write the NULL parameters).
+func withSignatureAI(tb testing.TB, c *x509.Certificate, ai []byte, issuer *node, h crypto.Hash) *x509.Certificate {
+	tb.Helper()
+	in := cryptobyte.String(c.RawTBSCertificate)
+	var tbs, version, serial, old cryptobyte.String
+	if !in.ReadASN1(&tbs, cbasn1.SEQUENCE) ||
+		!tbs.ReadASN1Element(&version, cbasn1.Tag(0).Constructed().ContextSpecific()) ||
+		!tbs.ReadASN1Element(&serial, cbasn1.INTEGER) ||
+		!tbs.ReadASN1Element(&old, cbasn1.SEQUENCE) {
+		tb.Fatal("cannot split TBS")
+	}
+	var b cryptobyte.Builder
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddBytes(version)
+		b.AddBytes(serial)
+		b.AddBytes(ai)
+		b.AddBytes(tbs) // the rest: issuer, validity, subject, key, extensions
+	})
+	newTBS := b.BytesOrPanic()
+	d := h.New()
+	d.Write(newTBS)
+	sig, err := rsa.SignPKCS1v15(nil, issuer.Key.(*rsa.PrivateKey), h, d.Sum(nil))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var cb cryptobyte.Builder
+	cb.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddBytes(newTBS)
+		b.AddBytes(ai)
+		b.AddASN1BitString(sig)
+	})
+	out, err := x509.ParseCertificate(cb.BytesOrPanic())
+	if err != nil {
+		tb.Fatalf("reparse: %v", err)
+	}
+	return out
+}
+
 // rebuild re-encodes c with another signature value and parses it.
 func rebuild(tb testing.TB, c *x509.Certificate, sig []byte) *x509.Certificate {
 	in := cryptobyte.String(c.Raw)
@@ -490,6 +544,10 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 			sc.note("p384-under-rsa4096")
 		}
 		n := issue(tb, t, key, parent)
+		if h, ai, ok := bareRSA(t.SignatureAlgorithm); ok && pick(r, 30) {
+			n = &node{Cert: withSignatureAI(tb, n.Cert, ai, parent, h), Key: n.Key}
+			sc.note("rsa-no-parameters")
+		}
 		issuers = append(issuers, n)
 		parent = n
 	}

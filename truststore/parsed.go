@@ -16,13 +16,19 @@ var (
 	algECDSASHA512 = []byte{0x30, 0x0a, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x04}
 )
 
-// DER AlgorithmIdentifiers of sha256/384/512WithRSAEncryption with the NULL
-// parameters RFC 4055 requires. crypto/x509 also parses them without
-// parameters; such a certificate is left to it.
+// DER AlgorithmIdentifiers of sha256/384/512WithRSAEncryption, with the
+// NULL parameters RFC 4055 requires and without parameters, which RFC 4055
+// (section 5) asks implementations to accept too and crypto/x509 parses as
+// the same algorithm. Any other parameters leave the certificate to
+// crypto/x509.
 var (
 	algRSASHA256 = []byte{0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0b, 0x05, 0x00}
 	algRSASHA384 = []byte{0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0c, 0x05, 0x00}
 	algRSASHA512 = []byte{0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0d, 0x05, 0x00}
+
+	algRSASHA256Bare = []byte{0x30, 0x0b, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0b}
+	algRSASHA384Bare = []byte{0x30, 0x0b, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0c}
+	algRSASHA512Bare = []byte{0x30, 0x0b, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0d}
 )
 
 // fromParser reports whether c looks as x509.ParseCertificate leaves it:
@@ -56,11 +62,11 @@ func fromParser(c *x509.Certificate) bool {
 	case x509.ECDSAWithSHA512:
 		return bytes.Equal(alg, algECDSASHA512)
 	case x509.SHA256WithRSA:
-		return bytes.Equal(alg, algRSASHA256)
+		return bytes.Equal(alg, algRSASHA256) || bytes.Equal(alg, algRSASHA256Bare)
 	case x509.SHA384WithRSA:
-		return bytes.Equal(alg, algRSASHA384)
+		return bytes.Equal(alg, algRSASHA384) || bytes.Equal(alg, algRSASHA384Bare)
 	case x509.SHA512WithRSA:
-		return bytes.Equal(alg, algRSASHA512)
+		return bytes.Equal(alg, algRSASHA512) || bytes.Equal(alg, algRSASHA512Bare)
 	}
 	return true // not a fast-path algorithm: signatureAlgorithm refuses it
 }

@@ -272,6 +272,34 @@ func TestRuleSignatureAlgorithm(t *testing.T) {
 	}
 }
 
+// TestRuleRSAAlgorithmParameters: an RSA PKCS #1 v1.5 link whose
+// AlgorithmIdentifier has no parameters (RFC 4055 asks verifiers to accept
+// it; crypto/x509 does) is taken on the fast path like one with NULL
+// parameters, for each hash; other parameters, which crypto/x509 ignores,
+// go to crypto/x509.
+func TestRuleRSAAlgorithmParameters(t *testing.T) {
+	f := fx(t)
+	for _, alg := range []x509.SignatureAlgorithm{x509.SHA256WithRSA, x509.SHA384WithRSA, x509.SHA512WithRSA} {
+		t.Run(alg.String(), func(t *testing.T) {
+			h, ai, _ := bareRSA(alg)
+			leaf, inter, _ := chainUnder(t, f.rsa4096, func(x *x509.Certificate) { x.SignatureAlgorithm = alg }, nil)
+			bare := withSignatureAI(t, inter.Cert, ai, f.rsa4096, h)
+			if bare.SignatureAlgorithm != alg {
+				t.Fatalf("parsed as %v", bare.SignatureAlgorithm)
+			}
+			chain := []*x509.Certificate{leaf.Cert, bare}
+			expect(t, f.store, chain, at("www.example.com"), accepted, true)
+			expect(t, f.store, chain, at("www.example.com"), accepted, true) // cached
+			bad := withSignatureAI(t, inter.Cert, ai, f.rsa, h)              // signed by another key
+			expect(t, f.store, []*x509.Certificate{leaf.Cert, bad}, at("www.example.com"), reasonSignature, false)
+			// Parameters that are neither NULL nor absent.
+			odd := append(append([]byte{0x30, byte(len(ai))}, ai[2:]...), 0x04, 0x00)
+			other := withSignatureAI(t, inter.Cert, odd, f.rsa4096, h)
+			expect(t, f.store, []*x509.Certificate{leaf.Cert, other}, at("www.example.com"), reasonNotParsed, true)
+		})
+	}
+}
+
 // TestRuleRSAKey: RSA issuers of 2048, 3072 and 4096 bits with E = 65537
 // are verified on the fast path, anywhere on the path; other sizes and
 // exponents, and structs whose key is not what the parser makes, go to
