@@ -6,6 +6,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rsa"
 
+	"github.com/p256tls/p256tls/internal/keytab"
 	"github.com/p256tls/p256tls/keytable"
 	"github.com/p256tls/p256tls/verify"
 )
@@ -17,14 +18,6 @@ import (
 // keyTable is the precomputed table of one P-256 or P-384 public key.
 type keyTable = *keytable.Table
 
-// tableBytes and tableBytes384 are the memory one key table holds
-// (keytable's documented sizes): P-256, 128 affine points of 64 bytes;
-// P-384, 160 affine points of 96 bytes.
-const (
-	tableBytes    = 8 << 10
-	tableBytes384 = 160 * 96
-)
-
 // tableCurve reports whether pub, a P-256 or P-384 key, is on a curve
 // that keytable builds tables for (both), so that anchors and hot issuers
 // with it get one.
@@ -33,12 +26,12 @@ func tableCurve(pub *ecdsa.PublicKey) bool {
 }
 
 // tableBytesOf is the memory the table of pub, a key tableCurve admits,
-// holds.
+// holds (keytable.New's tables are internal/keytab's).
 func tableBytesOf(pub *ecdsa.PublicKey) int {
 	if pub.Curve == elliptic.P384() {
-		return tableBytes384
+		return keytab.Bytes384
 	}
-	return tableBytes
+	return keytab.Bytes
 }
 
 // tablePayback is the number of verifications with a table that repay its

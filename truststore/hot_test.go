@@ -5,6 +5,8 @@ import (
 	"crypto/x509"
 	"fmt"
 	"testing"
+
+	"github.com/p256tls/p256tls/internal/keytab"
 )
 
 // Hot-table admission, counted (never timed). The rule is in hotCache's
@@ -153,7 +155,7 @@ func TestHotPaidReplaced(t *testing.T) {
 	}
 	for range 9 {
 		if c.use(b) {
-			if st := c.stats(); st.evicted != 1 || st.built != 2 || st.bytes != tableBytes {
+			if st := c.stats(); st.evicted != 1 || st.built != 2 || st.bytes != keytab.Bytes {
 				t.Fatalf("%+v", st)
 			}
 			return
@@ -235,7 +237,7 @@ func TestHotP384(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := s.Stats(); st.Tables != 1 || st.TableBytes != tableBytes384 {
+	if st := s.Stats(); st.Tables != 1 || st.TableBytes != keytab.Bytes384 {
 		t.Fatalf("at load: %d tables, %d bytes; want the P-384 anchor's table", st.Tables, st.TableBytes)
 	}
 	in := issue(t, caTemplate("P-384 intermediate under RSA-4096"), poolKey(kP384, 2), f.rsa4096)
@@ -247,8 +249,8 @@ func TestHotP384(t *testing.T) {
 	if st.HotBuilt != 1 || st.HotTables != 1 || st.HotHits != 10-tablePayback {
 		t.Errorf("HotBuilt %d, HotTables %d, HotHits %d: want 1, 1, %d", st.HotBuilt, st.HotTables, st.HotHits, 10-tablePayback)
 	}
-	if st.TableBytes != 2*tableBytes384 {
-		t.Errorf("TableBytes %d, want %d", st.TableBytes, 2*tableBytes384)
+	if st.TableBytes != 2*keytab.Bytes384 {
+		t.Errorf("TableBytes %d, want %d", st.TableBytes, 2*keytab.Bytes384)
 	}
 	// A corrupted leaf under the hot table is refused.
 	lf := issue(t, leafTemplate("bad leaf", "www.example.com"), poolKey(kP256, 21), in)
@@ -259,7 +261,7 @@ func TestHotP384(t *testing.T) {
 	expect(t, s, []*x509.Certificate{lf.Cert, in2.Cert}, at("www.example.com"), accepted, true)
 	expect(t, s, []*x509.Certificate{lf.Cert, corrupt(t, in2.Cert)}, at("www.example.com"), reasonSignature, false)
 	s.ResetCaches()
-	if st := s.Stats(); st.TableBytes != tableBytes384 || st.HotTables != 0 {
+	if st := s.Stats(); st.TableBytes != keytab.Bytes384 || st.HotTables != 0 {
 		t.Errorf("after ResetCaches: %d bytes, %d hot tables", st.TableBytes, st.HotTables)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/p256tls/p256tls/internal/keytab"
 )
 
 func pemOf(c *x509.Certificate) []byte {
@@ -57,7 +59,7 @@ func TestLoadFileReportsBadEntries(t *testing.T) {
 		t.Errorf("entry 5: %v, want a duplicate", sk[3].Reason)
 	}
 	st := s.Stats()
-	if st.Anchors != 3 || st.Tables != 3 || st.Skipped != 6 || st.TableBytes != 2*tableBytes+tableBytes384 {
+	if st.Anchors != 3 || st.Tables != 3 || st.Skipped != 6 || st.TableBytes != 2*keytab.Bytes+keytab.Bytes384 {
 		t.Errorf("stats %+v", st)
 	}
 }

@@ -19,8 +19,12 @@ import (
 )
 
 // TestSize checks the memory of a table: at most 8.5 KiB at Width (the
-// trust store's budget per key), 32.5 KiB at WidthLarge (the signer's).
+// trust store's budget per key), 32.5 KiB at WidthLarge (the signer's), and
+// Bytes the memory of a Width table's points, 8 KiB.
 func TestSize(t *testing.T) {
+	if Bytes != 8<<10 || Bytes384 != 160*96 {
+		t.Fatalf("Bytes %d, Bytes384 %d: not the documented 8 KiB and 15 KiB", Bytes, Bytes384)
+	}
 	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	for _, c := range []struct {
 		w     uint
@@ -36,6 +40,9 @@ func TestSize(t *testing.T) {
 		if s := unsafe.Sizeof(*tab) + uintptr(cap(tab.tab))*unsafe.Sizeof(point.Affine{}); s > c.limit {
 			t.Fatalf("a width-%d Table takes %d bytes, more than %d", c.w, s, c.limit)
 		}
+		if b := len(tab.tab) * int(unsafe.Sizeof(point.Affine{})); c.w == Width && b != Bytes {
+			t.Fatalf("a width-%d Table's points take %d bytes; Bytes is %d", c.w, b, Bytes)
+		}
 	}
 }
 
@@ -48,11 +55,14 @@ func TestSizeP384(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tab.w != Width384 || tab.tab != nil || len(tab.tab384) != p384verify.Runs<<(Width384-2) || !tab.IsP384() {
+		if tab.w != Width384 || tab.tab != nil || len(tab.tab384) != p384verify.Runs<<(Width384-2) {
 			t.Fatalf("width %d, %d entries", tab.w, len(tab.tab384))
 		}
 		if s := unsafe.Sizeof(*tab) + uintptr(cap(tab.tab384))*unsafe.Sizeof(p384point.Affine{}); s > 16384 {
 			t.Fatalf("a P-384 Table takes %d bytes, more than 16 KiB", s)
+		}
+		if b := len(tab.tab384) * int(unsafe.Sizeof(p384point.Affine{})); b != Bytes384 {
+			t.Fatalf("a P-384 Table's points take %d bytes; Bytes384 is %d", b, Bytes384)
 		}
 	}
 }

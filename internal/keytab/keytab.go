@@ -20,6 +20,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"errors"
+	"unsafe"
 
 	"github.com/p256tls/p256tls/internal/ecdsaverify"
 	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
@@ -41,6 +42,14 @@ const (
 )
 
 const runs = ecdsaverify.Runs
+
+// Bytes and Bytes384 are the memory the points of one table hold: P-256 at
+// Width (8 KiB) and P-384 at Width384 (15 KiB), what package truststore
+// counts per anchor and hot table. A WidthLarge table holds 4·Bytes.
+const (
+	Bytes    = runs << (Width - 2) * int(unsafe.Sizeof(point.Affine{}))
+	Bytes384 = p384verify.Runs << (Width384 - 2) * int(unsafe.Sizeof(p384point.Affine{}))
+)
 
 // The reasons a key gets no table; package keytable wraps them in its
 // ErrInvalidKey.
@@ -137,9 +146,6 @@ func FromBytes384(sec1 []byte) (*Table, error) {
 	p384point.BuildRuns(t.tab384, &q, Width384, p384verify.Runs, p384verify.RunLen)
 	return t, nil
 }
-
-// IsP384 reports whether t is the table of a P-384 key.
-func (t *Table) IsP384() bool { return t.tab384 != nil }
 
 // Points returns the number of points t holds.
 func (t *Table) Points() int { return len(t.tab) + len(t.tab384) }
