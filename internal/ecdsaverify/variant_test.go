@@ -1,9 +1,7 @@
 package ecdsaverify
 
 import (
-	"crypto/elliptic"
 	"crypto/rand"
-	"math/big"
 	"testing"
 
 	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
@@ -18,7 +16,8 @@ import (
 // by one inversion (Montgomery's trick), so that the chain uses mixed
 // additions instead of cached Jacobian ones. TestJointSumAffine checks it
 // computes the same sum, so that BenchmarkJoint compares two correct
-// chains; rerun BenchmarkJoint when the field or the formulas change.
+// chains (BenchmarkJoint times it through jointVariants); rerun
+// BenchmarkJoint when the field or the formulas change.
 func jointSumAffine(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine, qw uint) {
 	var gd, qd [wnaf.Len]int8
 	wnaf.Recode(gd[:], u1[:], gtable.Width)
@@ -58,22 +57,24 @@ func jointSumAffine(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine, qw 
 	}
 }
 
-func randLimbs(b testing.TB) [4]uint64 {
-	k, err := rand.Int(rand.Reader, nBig)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return limbs(k)
+// jointVariants are the affine alternatives that BenchmarkJoint times
+// beside JointSum (docs/verification.md: the Jacobian table stays).
+var jointVariants = []jointVariant{
+	{"affine-w4", func(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) { jointSumAffine(acc, u1, u2, q, 4) }},
+	{"affine-w5", func(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) { jointSumAffine(acc, u1, u2, q, 5) }},
+	{"affine-w6", func(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) { jointSumAffine(acc, u1, u2, q, 6) }},
 }
 
+// TestJointSumAffine checks jointSumAffine at widths 4–6 against
+// crypto/elliptic for random keys and scalars.
 func TestJointSumAffine(t *testing.T) {
-	c := elliptic.P256()
 	for i := 0; i < 20; i++ {
 		d, _ := rand.Int(rand.Reader, nBig)
-		qx, qy := c.ScalarBaseMult(d.FillBytes(make([]byte, 32)))
+		//lint:ignore SA1019 the deprecated API is the independent reference here.
+		qx, qy := curve.ScalarBaseMult(d.FillBytes(make([]byte, 32)))
 		q := affine(t, qx, qy)
 		u1, u2 := randLimbs(t), randLimbs(t)
-		x, y := ecdsatestSum(qx, qy, u1, u2)
+		x, y := ecdsatest.SumOn(curve, qx, qy, bigOf(u1), bigOf(u2))
 		for _, w := range []uint{4, 5, 6} {
 			var acc point.Jacobian
 			jointSumAffine(&acc, &u1, &u2, &q, w)
@@ -81,38 +82,5 @@ func TestJointSumAffine(t *testing.T) {
 				t.Fatalf("w=%d: wrong sum", w)
 			}
 		}
-	}
-}
-
-func ecdsatestSum(qx, qy *big.Int, u1, u2 [4]uint64) (*big.Int, *big.Int) {
-	toBig := func(l [4]uint64) *big.Int {
-		v := new(big.Int)
-		for i := 3; i >= 0; i-- {
-			v.Lsh(v, 64).Or(v, new(big.Int).SetUint64(l[i]))
-		}
-		return v
-	}
-	c := elliptic.P256()
-	x1, y1 := c.ScalarBaseMult(toBig(u1).FillBytes(make([]byte, 32)))
-	x2, y2 := c.ScalarMult(qx, qy, toBig(u2).FillBytes(make([]byte, 32)))
-	return c.Add(x1, y1, x2, y2)
-}
-
-// BenchmarkJoint compares the ordinary chain with Q's multiples in Jacobian
-// form (JointSum, width 5) and in affine form (widths 4–6).
-func BenchmarkJoint(b *testing.B) {
-	c := elliptic.P256()
-	d, _ := rand.Int(rand.Reader, nBig)
-	qx, qy := c.ScalarBaseMult(d.FillBytes(make([]byte, 32)))
-	q := affine(b, qx, qy)
-	u1, u2 := randLimbs(b), randLimbs(b)
-	var acc point.Jacobian
-	b.Run("jacobian-w5", func(b *testing.B) {
-		ecdsatest.Loop(b, func() { JointSum(&acc, &u1, &u2, &q) })
-	})
-	for _, w := range []uint{4, 5, 6} {
-		b.Run("affine-w"+string(rune('0'+w)), func(b *testing.B) {
-			ecdsatest.Loop(b, func() { jointSumAffine(&acc, &u1, &u2, &q, w) })
-		})
 	}
 }

@@ -1,10 +1,11 @@
-// Package chaingen writes the ECDSA verification chains of one curve as Go
-// source from the one template templates/chains.go.tmpl (rendered by
-// internal/gensrc, as the group law's and the field's templates are):
-// internal/ecdsaverify's chains.go (P-256) and internal/p384/ecdsaverify's
+// Package chaingen writes the ECDSA verification chains of one curve and
+// their shared tests as Go source from the templates templates/chains.go.tmpl
+// and templates/chains_test.go.tmpl (rendered by internal/gensrc, as the
+// group law's and the field's templates are): internal/ecdsaverify's
+// chains.go and chains_test.go (P-256) and internal/p384/ecdsaverify's
 // (P-384). The curve's constants (p − n, n in Montgomery form) come from
 // internal/curvedef. It is shared by the generator program (../gen) and the
-// tests of both packages, which regenerate the file and compare
+// tests of both packages, which regenerate the files and compare
 // (internal/gentest).
 package chaingen
 
@@ -38,6 +39,13 @@ type params struct {
 	QWidth                       int
 	PMinusN, NField              string
 	PMinusNBits                  string
+
+	// The tests' inputs (chains_test.go.tmpl): the curve's name as Files
+	// takes it, its crypto/elliptic constructor, its size in bits and in
+	// bytes, and an arbitrary private key (hex) among the crafted ones.
+	Name, Elliptic string
+	Bits, ByteLen  int
+	ArbKey         string
 }
 
 const module = "github.com/p256tls/p256tls/internal/"
@@ -52,23 +60,26 @@ func Command(curve string) string {
 }
 
 // Files returns the generated files of a curve ("P-256" or "P-384") by
-// name: chains.go, gofmt-formatted.
+// name, gofmt-formatted: chains.go and its shared tests, chains_test.go.
 func Files(curve string) (map[string][]byte, error) {
 	var c *curvedef.Curve
-	p := params{Command: Command(curve)}
+	p := params{Command: Command(curve), Name: curve}
 	switch curve {
 	case "P-256":
 		c = curvedef.P256()
 		p.Field, p.Point, p.Scalar, p.Gtable = module+"field", module+"point", module+"scalar", module+"gtable"
 		p.WnafLen, p.QWidth = "wnaf.Len", 5
+		p.Elliptic, p.ArbKey = "P256", "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721"
 	case "P-384":
 		c = curvedef.P384()
 		p.Field, p.Point, p.Scalar, p.Gtable = module+"p384/field", module+"p384/point", module+"p384/scalar", module+"p384/gtable"
 		p.WnafLen, p.QWidth = "wnaf.Len384", 6
+		p.Elliptic, p.ArbKey = "P384", "6b9d3dad2e1b8c1c05b19875b6659f4de23c3b667bf297ba9aa47740787137d896d5724e4c70a825f872c9ea60d2edf5"
 	default:
 		return nil, fmt.Errorf("chaingen: unknown curve %q", curve)
 	}
 	p.Limbs, p.LastLimb, p.Digits = c.Limbs, c.Limbs-1, c.N.BitLen()+1
+	p.Bits, p.ByteLen = c.Bits(), c.Bits()/8
 	pn := new(big.Int).Sub(c.P, c.N)
 	l, err := c.Limbs64(pn)
 	if err != nil {

@@ -1,7 +1,8 @@
-// Command gen writes a curve's ECDSA verification chains (chains.go) from
-// the template internal/ecdsaverify/chaingen/templates/chains.go.tmpl into
-// -dir. Run it through go generate in internal/ecdsaverify (P-256) and
-// internal/p384/ecdsaverify (P-384). Its output depends only on -curve.
+// Command gen writes a curve's ECDSA verification chains (chains.go) and
+// their shared tests (chains_test.go) from the templates in
+// internal/ecdsaverify/chaingen/templates into -dir. Run it through go
+// generate in internal/ecdsaverify (P-256) and internal/p384/ecdsaverify
+// (P-384). Its output depends only on -curve.
 package main
 
 import (
