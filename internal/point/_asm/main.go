@@ -65,6 +65,10 @@ type curve struct {
 	// before they load the next, and take the second operand of every
 	// addition and subtraction from memory.
 	spill bool
+	// slots is the number of 8-byte frame slots the products need; a
+	// kernel allocates them after its own and passes them to tmp.
+	slots int
+	tmp   func(fe)
 	// pool returns the kernels' register pool, full.
 	pool func() *pool
 	// mul and square return x·y·R⁻¹ and x·x·R⁻¹ mod p in new registers;
@@ -138,6 +142,9 @@ func genDouble(c *curve) {
 	Load(Param("p"), pp)
 	X, Y, Z := at(Mem{Base: pp}, 0, n), at(Mem{Base: pp}, w, n), at(Mem{Base: pp}, 2*w, n)
 	frame := AllocLocal(5 * w)
+	if c.slots > 0 {
+		c.tmp(at(AllocLocal(8*c.slots), 0, c.slots))
+	}
 	A, T, alpha, gamma, beta := at(frame, 0, n), at(frame, w, n), at(frame, 2*w, n), at(frame, 3*w, n), at(frame, 4*w, n)
 	regs := c.pool()
 
@@ -243,6 +250,9 @@ func genAddMixed(c *curve) {
 	Load(Param("p"), pp)
 	X, Y, Z := at(Mem{Base: pp}, 0, n), at(Mem{Base: pp}, w, n), at(Mem{Base: pp}, 2*w, n)
 	frame := AllocLocal(9 * w)
+	if c.slots > 0 {
+		c.tmp(at(AllocLocal(8*c.slots), 0, c.slots))
+	}
 	AX_, AY_, ZZ, H, R := at(frame, 0, n), at(frame, w, n), at(frame, 2*w, n), at(frame, 3*w, n), at(frame, 4*w, n)
 	HH, HHH, V, T := at(frame, 5*w, n), at(frame, 6*w, n), at(frame, 7*w, n), at(frame, 8*w, n)
 	regs := c.pool()

@@ -18,12 +18,14 @@ var p384 = &curve{
 	name:  "P-384",
 	limbs: 6,
 	spill: true,
+	slots: productSlots384,
+	tmp:   func(m fe) { tmp384 = m },
 	pool:  func() *pool { return newPool(p384Pool...) },
 	mul: func(x, y fe, regs *pool) []GPPhysical {
-		return product384(regs, func(r *pool) []GPPhysical { return mul6(x, y, r) })
+		return product384(regs, func(r *pool) []GPPhysical { return mul6(x, y, tmp384, r) })
 	},
 	square: func(x fe, regs *pool) []GPPhysical {
-		return product384(regs, func(r *pool) []GPPhysical { return square6(x, r) })
+		return product384(regs, func(r *pool) []GPPhysical { return square6(x, tmp384, r) })
 	},
 	add:  add384,
 	sub:  sub384,
@@ -34,18 +36,21 @@ var p384 = &curve{
 // pointer, is lent to the products (product384).
 var p384Pool = []GPPhysical{RAX, RBX, RCX, RSI, R8, R9, R10, R11, R12, R13, R14, R15}
 
-// mul6 returns x·y·2^-384 mod p, below p, in six registers of regs, with DI
-// (the point's pointer) lent for the end of the product: the one place that
-// says which P-384 multiplication the kernels use.
-func mul6(x, y fe, regs *pool) []GPPhysical {
+// The P-384 products, the one place that says which multiplication and
+// squaring the kernels use: mul6 and square6 return x·y·2^-384 and
+// x·x·2^-384 mod p, below p, in six registers of regs, with DI (the
+// point's pointer) lent for the end of the product (product384) and
+// productSlots384 8-byte frame slots at tmp (none for MontMulN).
+const productSlots384 = 0
+
+func mul6(x, y, tmp fe, regs *pool) []GPPhysical {
 	return asmlib.MontMulN(x, y, asmlib.P384, regs, true, RDI)
 }
 
-// square6 returns x·x·2^-384 mod p, below p, like mul6: the one place that
-// says which P-384 squaring the kernels use.
-func square6(x fe, regs *pool) []GPPhysical {
-	return mul6(x, x, regs)
-}
+func square6(x, tmp fe, regs *pool) []GPPhysical { return mul6(x, x, tmp, regs) }
+
+// tmp384 is the products' frame slots in the kernel being generated.
+var tmp384 fe
 
 // product384 runs emit, a product that may take every register of p384Pool
 // and, once it no longer reads its operands, DI (MontMulN's release): its
