@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"slices"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -58,6 +61,8 @@ var tmp384 fe
 // as it is between the formulas' steps. If the result holds DI, DI's limb
 // moves to a free register; then DI is reloaded from the argument p, and
 // regs is left with the pool's registers that the result does not hold.
+// A result with a register outside the pool and DI (DX, say), or with one
+// twice, is a bug of the emitter: the generator panics.
 func product384(regs *pool, emit func(*pool) []GPPhysical) []GPPhysical {
 	for range p384Pool {
 		regs.Get() // panics unless the pool is full
@@ -65,6 +70,9 @@ func product384(regs *pool, emit func(*pool) []GPPhysical) []GPPhysical {
 	s := emit(newPool(p384Pool...))
 	held := map[GPPhysical]bool{}
 	for _, r := range s {
+		if r != RDI && !slices.Contains(p384Pool, r) || held[r] {
+			panic(fmt.Sprintf("_asm: a P-384 product returned %v", s))
+		}
 		held[r] = true
 	}
 	var free []GPPhysical
