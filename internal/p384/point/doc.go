@@ -8,12 +8,17 @@
 //   - Affine's Neg and IsOnCurve, Generator, and SEC 1 encoding and
 //     decoding (97-byte uncompressed, 49-byte compressed).
 //
-// Every file but this one and gen.go is written by
+// Every Go file but this one, gen.go and kernels_*.go is written by
 // internal/point/internal/genpoint from the templates it shares with
-// internal/point, so the two curves run one text of the formulas. There are
-// no fused kernels here: Double and AddMixedVartime are the portable
-// formulas. There is no constant-time scalar multiplication either (P-384
-// signing stays with crypto/ecdsa).
+// internal/point, so the two curves run one text of the formulas. On amd64
+// with BMI2 and ADX (and without the purego tag), Double and
+// AddMixedVartime go through the fused kernels of jacobian_amd64.s
+// (doubleADX, and addMixedADX for the general case of the addition),
+// written by internal/point/_asm from the formulas it emits for P-256 too,
+// with the same limbs as the portable double and addMixed; elsewhere they
+// are those formulas (kernels_amd64.go, kernels_noasm.go). There is no
+// constant-time scalar multiplication (P-384 signing stays with
+// crypto/ecdsa).
 //
 // The Jacobian formulas work in place on the receiver and return nothing;
 // Affine's methods store their result in the receiver and return it, and

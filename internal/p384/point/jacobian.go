@@ -9,6 +9,11 @@ import "github.com/p256tls/p256tls/internal/p384/field"
 // and take the sign of a wNAF digit as an argument, so that a negative digit
 // costs one field negation and no copy of the table entry. The additions
 // branch on the points (infinity, equal, opposite): public data only.
+//
+// Double and AddMixedVartime go through fused kernels where the CPU has
+// them (kernels_amd64.go, hand-written beside this file), with the same
+// result limb for limb; double and addMixed below are the portable
+// formulas and the kernels' reference.
 
 // SetInfinity sets p to the point at infinity and returns p.
 func (p *Jacobian) SetInfinity() *Jacobian {
@@ -113,16 +118,6 @@ func addMixed(p *Jacobian, a *Affine, neg bool) {
 	p.Y.Mul(&r, &t)
 	p.Y.Sub(&p.Y, &hhh)
 }
-
-// Double sets p = 2p in place: double, there being no fused kernel for
-// P-384. Constant time (no branch on p), and correct for the point at
-// infinity.
-func (p *Jacobian) Double() { double(p) }
-
-// AddMixedVartime sets p = p + a if neg is false and p = p − a if neg is
-// true, in place: addMixed, there being no fused kernel for P-384. It
-// branches on the points: public points only.
-func (p *Jacobian) AddMixedVartime(a *Affine, neg bool) { addMixed(p, a, neg) }
 
 // Cached is a Jacobian point with Z² and Z³ kept beside it, for a point
 // that is added many times (Q's odd multiples in ordinary verification).

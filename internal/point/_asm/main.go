@@ -1,24 +1,29 @@
-// Command _asm generates doubleADX, the fused amd64 Jacobian doubling of
-// package point, and addMixedADX, the general case of its mixed addition
-// (see genAddMixed), with avo. Run it through go generate in the parent
-// directory, which does
+// Command _asm generates the fused amd64 Jacobian kernels of the group law
+// with avo, for P-256 (package internal/point) and P-384 (package
+// internal/p384/point): doubleADX, the Jacobian doubling, and addMixedADX,
+// the general case of the mixed addition (see genAddMixed). One set of
+// formulas (this file) is emitted over a curve's field operations (p256.go,
+// p384.go). Run it through go generate in the package directories, which do
 //
 //	go run -C _asm . -out ../jacobian_amd64.s -stubs ../jacobian_amd64_stubs.go -pkg point
+//	go run -C ../../point/_asm . -curve P-384 -out ../../p384/point/jacobian_amd64.s -stubs ../../p384/point/jacobian_amd64_stubs.go -pkg point
 //
-// doubleADX computes exactly what double in jacobian.go computes, the
-// dbl-2001-b doubling scaled by 1/2, with every field operation inlined: the
-// Montgomery products and squares (MULX with ADCX/ADOX, the reduction of
-// internal/_asmlib), the modular additions, subtractions and the halving.
-// Every intermediate value is fully reduced, below p, as the field package's
-// are, so the result is the same limbs as double's. Values live in registers
-// and in five 32-byte stack slots; there are no calls and no branches.
-//
-// The products, squares and reduction rounds are internal/_asmlib's
-// (MulADX, SquareProductADX, ReduceLow, FinalADX), the same code as
-// internal/field's mulADX and squareADX; the reduction is explained there.
+// (-curve defaults to P-256). doubleADX computes exactly what double in the
+// package's jacobian.go computes, the dbl-2001-b doubling scaled by 1/2,
+// with every field operation inlined: the Montgomery products and squares
+// (MULX with ADCX/ADOX, the reductions of internal/_asmlib), the modular
+// additions, subtractions and the halving. Every intermediate value is
+// fully reduced, below p, as the field packages' are, so the result is the
+// same limbs as double's whatever the order of the operations. Values live
+// in registers and in stack slots; there are no calls, and doubleADX has no
+// branches.
 package main
 
 import (
+	"flag"
+	"fmt"
+	"os"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -27,30 +32,72 @@ import (
 )
 
 func main() {
+	name := flag.String("curve", "P-256", "the curve: P-256 or P-384")
+	flag.Parse()
+	c, ok := map[string]*curve{"P-256": p256, "P-384": p384}[*name]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "_asm: unknown curve %q\n", *name)
+		os.Exit(2)
+	}
 	ConstraintExpr("amd64")
 	ConstraintExpr("!purego")
-	genDouble()
-	genAddMixed()
+	genDouble(c)
+	genAddMixed(c)
 	Generate()
 }
 
-// fe is a field element in memory: four limbs, least significant first.
-type fe = asmlib.FE
-
-// at returns the element at byte offset disp from m.
-func at(m Mem, disp int) fe { return asmlib.At(m, disp) }
+// fe is a field element in memory: its limbs, least significant first.
+type fe = []Mem
 
 // The register pool (DX is never in it: MULX reads it, and the code below
-// uses it as a named scratch register), the reduction addend, the
-// subtraction of p and the rows and rounds of the multiplication are
-// asmlib's, shared with internal/field/_asm.
+// uses it as a named scratch register) is asmlib's.
 type pool = asmlib.Pool
 
 func newPool(rs ...GPPhysical) *pool { return asmlib.NewPool(rs...) }
 
-// load returns the element x in four new registers.
-func load(x fe, regs *pool) [4]GPPhysical {
-	r := regs.Get4()
+// curve is what the formulas need of a curve's field. Every operation takes
+// and leaves elements below p.
+type curve struct {
+	name  string
+	limbs int
+	// spill is set when the pool cannot hold two elements beside a
+	// subtraction's scratch registers: the formulas then store a value
+	// before they load the next, and take the second operand of every
+	// addition and subtraction from memory.
+	spill bool
+	// slots is the number of 8-byte frame slots the products need; a
+	// kernel allocates them after its own and passes them to tmp.
+	slots int
+	tmp   func(fe)
+	// pool returns the kernels' register pool, full.
+	pool func() *pool
+	// mul and square return x·y·R⁻¹ and x·x·R⁻¹ mod p in new registers;
+	// they need the whole pool free.
+	mul    func(x, y fe, regs *pool) []GPPhysical
+	square func(x fe, regs *pool) []GPPhysical
+	// add returns a + b mod p and frees a (or returns a itself); b may be
+	// a (a doubling) or memory.
+	add func(a []GPPhysical, b []Op, regs *pool) []GPPhysical
+	// sub sets a = a − b mod p; half sets a = a/2 mod p.
+	sub  func(a []GPPhysical, b []Op, regs *pool)
+	half func(a []GPPhysical, regs *pool)
+}
+
+// at returns the n-limb element at byte offset disp from m.
+func at(m Mem, disp, n int) fe {
+	e := make(fe, n)
+	for i := range e {
+		e[i] = m.Offset(disp + 8*i)
+	}
+	return e
+}
+
+// load returns the element x in new registers.
+func load(x fe, regs *pool) []GPPhysical {
+	r := make([]GPPhysical, len(x))
+	for i := range r {
+		r[i] = regs.Get()
+	}
 	for i := range r {
 		MOVQ(x[i], r[i])
 	}
@@ -58,116 +105,33 @@ func load(x fe, regs *pool) [4]GPPhysical {
 }
 
 // storeFE writes v to x.
-func storeFE(v [4]GPPhysical, x fe) {
+func storeFE(v []GPPhysical, x fe) {
 	for i := range v {
 		MOVQ(v[i], x[i])
 	}
 }
 
-// mul returns x·y·2^-256 mod p, below p, in four new registers
-// (asmlib.MulADX, the multiplication of internal/field's mulADX; the
-// subtraction of p uses DX as scratch).
-func mul(x, y fe, regs *pool) [4]GPPhysical {
-	s, _ := asmlib.MulADX(x, y, regs, RDX)
-	return s
+func ops(r []GPPhysical) []Op {
+	o := make([]Op, len(r))
+	for i := range r {
+		o[i] = r[i]
+	}
+	return o
 }
 
-// square returns x·x·2^-256 mod p, below p, in four new registers: the
-// product, its low half reduced in four rounds, and the high half added
-// with one conditional subtraction (asmlib.SquareProductADX, ReduceLow and
-// FinalADX, as internal/field's squareADX). It needs the twelve registers
-// of the pool free.
-func square(x fe, regs *pool) [4]GPPhysical {
-	var t [8]GPPhysical
-	for i := range t {
-		t[i] = regs.Get()
+func mops(m fe) []Op {
+	o := make([]Op, len(m))
+	for i := range m {
+		o[i] = m[i]
 	}
-	lo, h0, b0, b1 := regs.Get(), regs.Get(), regs.Get(), regs.Get()
-	asmlib.SquareProductADX(t, x, lo, h0, b0, b1)
-	regs.Put(lo, h0, b0, b1)
-	u := asmlib.ReduceLow(t, regs)
-	h := [4]GPPhysical{t[4], t[5], t[6], t[7]}
-	d := regs.Get4()
-	asmlib.FinalADX(d, u, h, RDX)
-	regs.Put4(u)
-	regs.Put4(h)
-	return d
+	return o
 }
 
 // ---------------------------------------------------------------------------
-// Additions. Operands are below p and so are the results.
 
-// add returns a + b mod p in four new registers and frees a. b may be a
-// itself (a doubling) or memory.
-func add(a [4]GPPhysical, b [4]Op, regs *pool) [4]GPPhysical {
-	c := regs.Get()
-	XORL(c.As32(), c.As32())
-	ADDQ(b[0], a[0])
-	for i := 1; i < 4; i++ {
-		ADCQ(b[i], a[i])
-	}
-	ADCQ(Imm(0), c)
-	s := regs.Get4()
-	asmlib.SubP(s, a, RDX)
-	SBBQ(Imm(0), c) // borrows iff a + b < p
-	for i := range s {
-		CMOVQCS(a[i], s[i])
-	}
-	regs.Put4(a)
-	regs.Put(c)
-	return s
-}
-
-// sub sets a = a - b mod p.
-func sub(a [4]GPPhysical, b [4]Op, regs *pool) {
-	m, t := regs.Get(), regs.Get()
-	SUBQ(b[0], a[0])
-	for i := 1; i < 4; i++ {
-		SBBQ(b[i], a[i])
-	}
-	SBBQ(m, m) // m = -borrow: add p back
-	MOVL(U32(asmlib.P1), t.As32())
-	ANDQ(m, t)
-	MOVQ(U64(asmlib.P3), RDX)
-	ANDQ(m, RDX)
-	ADDQ(m, a[0])
-	ADCQ(t, a[1])
-	ADCQ(Imm(0), a[2])
-	ADCQ(RDX, a[3])
-	regs.Put(m, t)
-}
-
-// half sets a = a/2 mod p: (a + p)/2 if a is odd, else a/2.
-func half(a [4]GPPhysical, regs *pool) {
-	m, t, c := regs.Get(), regs.Get(), regs.Get()
-	MOVQ(a[0], m)
-	ANDQ(Imm(1), m)
-	NEGQ(m)
-	MOVL(U32(asmlib.P1), t.As32())
-	ANDQ(m, t)
-	MOVQ(U64(asmlib.P3), RDX)
-	ANDQ(m, RDX)
-	MOVL(U32(0), c.As32())
-	ADDQ(m, a[0])
-	ADCQ(t, a[1])
-	ADCQ(Imm(0), a[2])
-	ADCQ(RDX, a[3])
-	ADCQ(Imm(0), c)
-	SHRQ(U8(1), a[1], a[0])
-	SHRQ(U8(1), a[2], a[1])
-	SHRQ(U8(1), a[3], a[2])
-	SHRQ(U8(1), c, a[3])
-	regs.Put(m, t, c)
-}
-
-func ops(r [4]GPPhysical) [4]Op { return [4]Op{r[0], r[1], r[2], r[3]} }
-
-func mops(m fe) [4]Op { return [4]Op{m[0], m[1], m[2], m[3]} }
-
-// ---------------------------------------------------------------------------
-
-func genDouble() {
-	TEXT("doubleADX", NOSPLIT, "func(p *[12]uint64)")
+func genDouble(c *curve) {
+	n, w := c.limbs, 8*c.limbs
+	TEXT("doubleADX", NOSPLIT, fmt.Sprintf("func(p *[%d]uint64)", 3*n))
 	Doc(
 		"doubleADX sets p = 2p in place, p a Jacobian point (X, Y, Z), with the",
 		"formula of double: α = 3(X - Z²)(X + Z²)/2, β = X·Y², X' = α² - 2β,",
@@ -176,65 +140,92 @@ func genDouble() {
 	Pragma("noescape")
 	pp := RDI
 	Load(Param("p"), pp)
-	X, Y, Z := at(Mem{Base: pp}, 0), at(Mem{Base: pp}, 32), at(Mem{Base: pp}, 64)
-	frame := AllocLocal(5 * 32)
-	A, T, alpha, gamma, beta := at(frame, 0), at(frame, 32), at(frame, 64), at(frame, 96), at(frame, 128)
-	regs := newPool(RAX, RBX, RCX, RSI, R8, R9, R10, R11, R12, R13, R14, R15)
+	X, Y, Z := at(Mem{Base: pp}, 0, n), at(Mem{Base: pp}, w, n), at(Mem{Base: pp}, 2*w, n)
+	frame := AllocLocal(5 * w)
+	if c.slots > 0 {
+		c.tmp(at(AllocLocal(8*c.slots), 0, c.slots))
+	}
+	A, T, alpha, gamma, beta := at(frame, 0, n), at(frame, w, n), at(frame, 2*w, n), at(frame, 3*w, n), at(frame, 4*w, n)
+	regs := c.pool()
 
 	Comment("δ = Z²")
-	d := square(Z, regs)
+	d := c.square(Z, regs)
 	Comment("T = X - δ, A = X + δ")
+	delta := ops(d)
+	if c.spill { // δ waits in A
+		storeFE(d, A)
+		regs.Put(d...)
+		delta = mops(A)
+	}
 	s := load(X, regs)
-	sub(s, ops(d), regs)
+	c.sub(s, delta, regs)
 	storeFE(s, T)
-	regs.Put4(s)
-	s = add(d, mops(X), regs)
+	regs.Put(s...)
+	if c.spill {
+		d = load(A, regs)
+	}
+	s = c.add(d, mops(X), regs)
 	storeFE(s, A)
-	regs.Put4(s)
+	regs.Put(s...)
 
 	Comment("α = A·T, then 3α/2")
-	s = mul(A, T, regs)
+	s = c.mul(A, T, regs)
 	storeFE(s, alpha)
-	s = add(s, ops(s), regs)
-	s = add(s, mops(alpha), regs)
-	half(s, regs)
+	s = c.add(s, ops(s), regs)
+	s = c.add(s, mops(alpha), regs)
+	c.half(s, regs)
 	storeFE(s, alpha)
-	regs.Put4(s)
+	regs.Put(s...)
 
 	Comment("γ = Y², β = X·γ")
-	s = square(Y, regs)
+	s = c.square(Y, regs)
 	storeFE(s, gamma)
-	regs.Put4(s)
-	s = mul(X, gamma, regs)
+	regs.Put(s...)
+	s = c.mul(X, gamma, regs)
 	storeFE(s, beta)
-	regs.Put4(s)
+	regs.Put(s...)
 
 	Comment("Z' = Y·Z")
-	s = mul(Z, Y, regs)
+	s = c.mul(Z, Y, regs)
 	storeFE(s, Z)
-	regs.Put4(s)
+	regs.Put(s...)
 
 	Comment("X' = α² - 2β")
-	x := square(alpha, regs)
-	sub(x, mops(beta), regs)
-	sub(x, mops(beta), regs)
+	x := c.square(alpha, regs)
+	c.sub(x, mops(beta), regs)
+	c.sub(x, mops(beta), regs)
 	storeFE(x, X)
 	Comment("T = β - X'")
-	s = load(beta, regs)
-	sub(s, ops(x), regs)
+	s = subFrom(c, beta, x, X, regs)
 	storeFE(s, T)
-	regs.Put4(s)
-	regs.Put4(x)
+	regs.Put(s...)
+	if !c.spill {
+		regs.Put(x...)
+	}
 
 	Comment("γ = γ², Y' = α·T - γ")
-	s = square(gamma, regs)
+	s = c.square(gamma, regs)
 	storeFE(s, gamma)
-	regs.Put4(s)
-	s = mul(alpha, T, regs)
-	sub(s, mops(gamma), regs)
+	regs.Put(s...)
+	s = c.mul(alpha, T, regs)
+	c.sub(s, mops(gamma), regs)
 	storeFE(s, Y)
-	regs.Put4(s)
+	regs.Put(s...)
 	RET()
+}
+
+// subFrom returns m − x in new registers, x an element in registers just
+// stored to xm. With spill, x's registers are freed first and x is read
+// from xm; else they stay x's, for the caller to free.
+func subFrom(c *curve, m fe, x []GPPhysical, xm fe, regs *pool) []GPPhysical {
+	b := ops(x)
+	if c.spill {
+		regs.Put(x...)
+		b = mops(xm)
+	}
+	s := load(m, regs)
+	c.sub(s, b, regs)
+	return s
 }
 
 // ---------------------------------------------------------------------------
@@ -243,8 +234,9 @@ func genDouble() {
 // jacobian.go (madd-2004-hmv) with every field operation inlined. It stops
 // before writing anything to p when H = 0, the case where addMixed doubles
 // or returns infinity, and reports it; the caller redoes that case.
-func genAddMixed() {
-	TEXT("addMixedADX", NOSPLIT, "func(p *[12]uint64, a *[8]uint64, neg uint64) (hZero uint64)")
+func genAddMixed(c *curve) {
+	n, w := c.limbs, 8*c.limbs
+	TEXT("addMixedADX", NOSPLIT, fmt.Sprintf("func(p *[%d]uint64, a *[%d]uint64, neg uint64) (hZero uint64)", 3*n, 2*n))
 	Doc(
 		"addMixedADX sets p = p + a if neg is 0 and p = p - a otherwise, p a",
 		"Jacobian point (X1, Y1, Z1) with Z1 ≠ 0 and a an affine point (X2, Y2),",
@@ -256,100 +248,113 @@ func genAddMixed() {
 	Pragma("noescape")
 	pp := RDI
 	Load(Param("p"), pp)
-	X, Y, Z := at(Mem{Base: pp}, 0), at(Mem{Base: pp}, 32), at(Mem{Base: pp}, 64)
-	frame := AllocLocal(9 * 32)
-	AX_, AY_, ZZ, H, R := at(frame, 0), at(frame, 32), at(frame, 64), at(frame, 96), at(frame, 128)
-	HH, HHH, V, T := at(frame, 160), at(frame, 192), at(frame, 224), at(frame, 256)
-	regs := newPool(RAX, RBX, RCX, RSI, R8, R9, R10, R11, R12, R13, R14, R15)
+	X, Y, Z := at(Mem{Base: pp}, 0, n), at(Mem{Base: pp}, w, n), at(Mem{Base: pp}, 2*w, n)
+	frame := AllocLocal(9 * w)
+	if c.slots > 0 {
+		c.tmp(at(AllocLocal(8*c.slots), 0, c.slots))
+	}
+	AX_, AY_, ZZ, H, R := at(frame, 0, n), at(frame, w, n), at(frame, 2*w, n), at(frame, 3*w, n), at(frame, 4*w, n)
+	HH, HHH, V, T := at(frame, 5*w, n), at(frame, 6*w, n), at(frame, 7*w, n), at(frame, 8*w, n)
+	regs := c.pool()
 
 	Comment("Copy a's X2 and Y2 to the frame.")
 	ap := regs.Get()
 	Load(Param("a"), ap)
-	for i := 0; i < 8; i++ {
+	for i := 0; i < 2*n; i++ {
 		MOVQ(Mem{Base: ap, Disp: 8 * i}, RDX)
 		MOVQ(RDX, frame.Offset(8*i))
 	}
 	regs.Put(ap)
 
 	Comment("ZZ = Z1²")
-	s := square(Z, regs)
+	s := c.square(Z, regs)
 	storeFE(s, ZZ)
-	regs.Put4(s)
+	regs.Put(s...)
 
 	Comment("H = X2·ZZ - X1; stop if H = 0")
-	s = mul(AX_, ZZ, regs)
-	sub(s, mops(X), regs)
+	s = c.mul(AX_, ZZ, regs)
+	c.sub(s, mops(X), regs)
 	storeFE(s, H)
 	t := regs.Get()
 	MOVQ(s[0], t)
-	ORQ(s[1], t)
-	ORQ(s[2], t)
-	ORQ(s[3], t)
+	for i := 1; i < len(s); i++ {
+		ORQ(s[i], t)
+	}
 	JZ(LabelRef("hzero"))
 	regs.Put(t)
-	regs.Put4(s)
+	regs.Put(s...)
 
 	Comment("S2 = Y2·Z1·ZZ, negated if neg ≠ 0")
-	s = mul(AY_, Z, regs)
+	s = c.mul(AY_, Z, regs)
 	storeFE(s, R)
-	regs.Put4(s)
-	s = mul(R, ZZ, regs)
-	n := regs.Get4()
-	for i := range n {
-		XORL(n[i].As32(), n[i].As32())
+	regs.Put(s...)
+	s = c.mul(R, ZZ, regs)
+	if c.spill { // S2 waits in R; −S2 is computed from there
+		storeFE(s, R)
+		regs.Put(s...)
+		s = negMem(R, regs)
+	} else {
+		ng := make([]GPPhysical, n)
+		for i := range ng {
+			ng[i] = regs.Get()
+		}
+		for i := range ng {
+			XORL(ng[i].As32(), ng[i].As32())
+		}
+		c.sub(ng, ops(s), regs)
+		t = regs.Get()
+		Load(Param("neg"), t)
+		TESTQ(t, t)
+		for i := range s {
+			CMOVQNE(ng[i], s[i])
+		}
+		regs.Put(t)
+		regs.Put(ng...)
 	}
-	sub(n, ops(s), regs)
-	t = regs.Get()
-	Load(Param("neg"), t)
-	TESTQ(t, t)
-	for i := range s {
-		CMOVQNE(n[i], s[i])
-	}
-	regs.Put(t)
-	regs.Put4(n)
 
 	Comment("r = S2 - Y1")
-	sub(s, mops(Y), regs)
+	c.sub(s, mops(Y), regs)
 	storeFE(s, R)
-	regs.Put4(s)
+	regs.Put(s...)
 
 	Comment("HH = H², HHH = HH·H, V = X1·HH")
-	s = square(H, regs)
+	s = c.square(H, regs)
 	storeFE(s, HH)
-	regs.Put4(s)
-	s = mul(HH, H, regs)
+	regs.Put(s...)
+	s = c.mul(HH, H, regs)
 	storeFE(s, HHH)
-	regs.Put4(s)
-	s = mul(X, HH, regs)
+	regs.Put(s...)
+	s = c.mul(X, HH, regs)
 	storeFE(s, V)
-	regs.Put4(s)
+	regs.Put(s...)
 
 	Comment("Z3 = Z1·H")
-	s = mul(Z, H, regs)
+	s = c.mul(Z, H, regs)
 	storeFE(s, Z)
-	regs.Put4(s)
+	regs.Put(s...)
 
 	Comment("X3 = r² - HHH - 2V")
-	x := square(R, regs)
-	sub(x, mops(HHH), regs)
-	sub(x, mops(V), regs)
-	sub(x, mops(V), regs)
+	x := c.square(R, regs)
+	c.sub(x, mops(HHH), regs)
+	c.sub(x, mops(V), regs)
+	c.sub(x, mops(V), regs)
 	storeFE(x, X)
 	Comment("T = V - X3")
-	s = load(V, regs)
-	sub(s, ops(x), regs)
+	s = subFrom(c, V, x, X, regs)
 	storeFE(s, T)
-	regs.Put4(s)
-	regs.Put4(x)
+	regs.Put(s...)
+	if !c.spill {
+		regs.Put(x...)
+	}
 
 	Comment("HHH = HHH·Y1, Y3 = r·T - HHH")
-	s = mul(HHH, Y, regs)
+	s = c.mul(HHH, Y, regs)
 	storeFE(s, HHH)
-	regs.Put4(s)
-	s = mul(R, T, regs)
-	sub(s, mops(HHH), regs)
+	regs.Put(s...)
+	s = c.mul(R, T, regs)
+	c.sub(s, mops(HHH), regs)
 	storeFE(s, Y)
-	regs.Put4(s)
+	regs.Put(s...)
 
 	t = regs.Get()
 	XORL(t.As32(), t.As32())

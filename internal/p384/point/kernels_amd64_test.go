@@ -1,0 +1,433 @@
+//go:build amd64 && !purego
+
+package point
+
+import (
+	"crypto/ecdh"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
+	"github.com/p256tls/p256tls/internal/p384/field"
+)
+
+// The fused kernels of jacobian_amd64.s against the portable double and
+// addMixed, limb for limb.
+
+// kPLimbs is p, least significant limb first.
+var kPLimbs = [6]uint64{0x00000000ffffffff, 0xffffffff00000000, 0xfffffffffffffffe,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff}
+
+// kBelowP reports whether the limbs e are below p.
+func kBelowP(e *field.Element) bool {
+	var b uint64
+	for i := range e {
+		_, b = bits.Sub64(e[i], kPLimbs[i], b)
+	}
+	return b == 1
+}
+
+// kRandElement returns a uniformly random fully reduced element (in the
+// representation, whatever it means).
+func kRandElement(r *rand.Rand) field.Element {
+	for {
+		var e field.Element
+		for i := range e {
+			e[i] = r.Uint64()
+		}
+		if kBelowP(&e) {
+			return e
+		}
+	}
+}
+
+// kEdgeElements are representations at the edges of the range: 0, 1, 2,
+// p−1, p−2, Montgomery one, 2^383, and values with all-ones or zero limbs
+// (carries and borrows through every limb of the additions, c's limbs).
+func kEdgeElements() []field.Element {
+	var one field.Element
+	one.One()
+	pm := func(d uint64) field.Element {
+		e := field.Element(kPLimbs)
+		e[0] -= d
+		return e
+	}
+	return []field.Element{
+		{},
+		{1},
+		{2},
+		pm(1),
+		pm(2),
+		one,
+		{0, 0, 0, 0, 0, 1 << 63},
+		{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), 0x7fffffffffffffff},
+		{^uint64(0), 0, ^uint64(0), 0, ^uint64(0), 0},
+		{0xffffffff00000001, 0x00000000ffffffff, 1},
+		{0, ^uint64(0), 0, ^uint64(0), 0, 1},
+	}
+}
+
+// checkDouble doubles p with double, doubleADX and Double and fails unless
+// the limbs are identical.
+func checkDouble(t *testing.T, p *Jacobian) {
+	t.Helper()
+	want, got := *p, *p
+	double(&want)
+	doubleADX(jacobianWords(&got))
+	if got != want {
+		t.Fatalf("doubleADX(%x)\n = %x\nwant %x", *p, got, want)
+	}
+	fast := *p
+	fast.Double()
+	if fast != want {
+		t.Fatalf("Double(%x)\n = %x\nwant %x", *p, fast, want)
+	}
+}
+
+// kScaled returns a random representation (λ²X, λ³Y, λZ) of p, λ ≠ 0.
+func kScaled(r *rand.Rand, p *Jacobian) Jacobian {
+	l := kRandElement(r)
+	for l.IsZero() == 1 {
+		l = kRandElement(r)
+	}
+	var l2, l3 field.Element
+	l2.Square(&l)
+	l3.Mul(&l2, &l)
+	var q Jacobian
+	q.X.Mul(&p.X, &l2)
+	q.Y.Mul(&p.Y, &l3)
+	q.Z.Mul(&p.Z, &l)
+	return q
+}
+
+func TestDoubleADX(t *testing.T) {
+	if !useDoubleADX {
+		t.Skip("no fused doubling kernel on this CPU")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	n := 0
+	t.Run("edges", func(t *testing.T) {
+		edges := append(kEdgeElements(), kRandElement(r))
+		for _, e := range edges {
+			if !kBelowP(&e) {
+				t.Fatalf("edge %x is not below p", e)
+			}
+		}
+		for _, x := range edges {
+			for _, y := range edges {
+				for _, z := range edges {
+					checkDouble(t, &Jacobian{X: x, Y: y, Z: z})
+					n++
+				}
+			}
+		}
+	})
+	t.Run("random-elements", func(t *testing.T) {
+		for range 4000 {
+			checkDouble(t, &Jacobian{X: kRandElement(r), Y: kRandElement(r), Z: kRandElement(r)})
+			n++
+		}
+	})
+	t.Run("infinity", func(t *testing.T) {
+		for range 500 {
+			checkDouble(t, &Jacobian{X: kRandElement(r), Y: kRandElement(r)})
+			n++
+		}
+	})
+	t.Run("half-edges", func(t *testing.T) {
+		// Inputs whose 3α (the value halved, in the representation) is an
+		// edge of the halving: odd, with low 320 bits below c = 2^384 − p
+		// (adding p does not carry out of limb 4), or p − 2. With Z
+		// random, X = √(α + Z⁴), so that α = X² − Z⁴ = (X − Z²)(X + Z²).
+		var one, three, third field.Element
+		one.One()
+		three.Double(&one)
+		three.Add(&three, &one)
+		third.Invert(&three)
+		targets := []field.Element{
+			{1}, {3}, {0xffffffff00000001, 0x00000000ffffffff},
+			{1, 0, 0, 0, 0, 1 << 63}, {^uint64(0), ^uint64(0), 0, 0, 0, 5},
+			{0xffffffff00000001, 0x00000000ffffffff, 0, 0, 0, ^uint64(0) - 1},
+			field.Element{kPLimbs[0] - 2, kPLimbs[1], kPLimbs[2], kPLimbs[3], kPLimbs[4], kPLimbs[5]},
+		}
+		for _, v := range targets {
+			var alpha field.Element
+			alpha.Mul(&v, &third)
+			for k := 0; k < 8; {
+				p := Jacobian{Y: kRandElement(r), Z: kRandElement(r)}
+				var x2 field.Element
+				x2.Square(&p.Z)
+				x2.Square(&x2)
+				x2.Add(&x2, &alpha)
+				if _, ok := p.X.Sqrt(&x2); ok != 1 {
+					continue
+				}
+				var zz, lo, hi field.Element
+				zz.Square(&p.Z)
+				lo.Sub(&p.X, &zz)
+				hi.Add(&p.X, &zz)
+				lo.Mul(&lo, &hi)
+				if lo.Mul(&lo, &three); lo != v {
+					t.Fatalf("3α = %x, want %x", lo, v)
+				}
+				checkDouble(t, &p)
+				n++
+				k++
+			}
+		}
+	})
+	t.Run("points", func(t *testing.T) {
+		g := Generator()
+		for range 50 {
+			var p Jacobian
+			p.SetAffine(&g)
+			p = kScaled(r, &p)
+			for range 100 {
+				checkDouble(t, &p)
+				n++
+				p.Double()
+			}
+		}
+	})
+	if n < 10000 {
+		t.Fatalf("only %d cases", n)
+	}
+}
+
+// checkAddMixed adds a to p (or subtracts it) with addMixed and with
+// AddMixedVartime, and, when p is not at infinity, with addMixedADX, and
+// fails unless the limbs are identical; when H = 0 the kernel must report
+// it and leave p as it was. It returns addMixed's result.
+func checkAddMixed(t *testing.T, p *Jacobian, a *Affine, neg bool) Jacobian {
+	t.Helper()
+	want, fast := *p, *p
+	addMixed(&want, a, neg)
+	fast.AddMixedVartime(a, neg)
+	if fast != want {
+		t.Fatalf("AddMixedVartime(%x, %x, %v)\n = %x\nwant %x", *p, *a, neg, fast, want)
+	}
+	if p.Z.IsZero() == 1 {
+		return want
+	}
+	var ng uint64
+	if neg {
+		ng = 1
+	}
+	got := *p
+	hZero := addMixedADX(jacobianWords(&got), affineWords(a), ng)
+	var z1z1, h field.Element
+	z1z1.Square(&p.Z)
+	h.Mul(&a.X, &z1z1)
+	h.Sub(&h, &p.X)
+	switch {
+	case hZero != uint64(h.IsZero()):
+		t.Fatalf("addMixedADX(%x, %x, %v) reports hZero = %d, H = %x", *p, *a, neg, hZero, h)
+	case hZero == 1 && got != *p:
+		t.Fatalf("addMixedADX(%x, %x, %v) changed p with H = 0: %x", *p, *a, neg, got)
+	case hZero == 0 && got != want:
+		t.Fatalf("addMixedADX(%x, %x, %v)\n = %x\nwant %x", *p, *a, neg, got, want)
+	}
+	return want
+}
+
+// kECDHPoint returns the public key of a fresh crypto/ecdh P-384 key.
+func kECDHPoint(t testing.TB, r *rand.Rand) Affine {
+	for {
+		var seed [48]byte
+		for i := range seed {
+			seed[i] = byte(r.Uint32())
+		}
+		k, err := ecdh.P384().NewPrivateKey(seed[:])
+		if err != nil {
+			continue // a scalar out of range: astronomically unlikely
+		}
+		var a Affine
+		if _, err := a.SetBytes(k.PublicKey().Bytes()); err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+}
+
+func TestAddMixedADX(t *testing.T) {
+	if !useAddMixedADX {
+		t.Skip("no fused addition kernel on this CPU")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	n, hz := 0, 0
+	check := func(p *Jacobian, a *Affine, neg bool) Jacobian {
+		q := checkAddMixed(t, p, a, neg)
+		n++
+		return q
+	}
+	t.Run("points", func(t *testing.T) {
+		for range 100 {
+			a, b := kECDHPoint(t, r), kECDHPoint(t, r)
+			var p Jacobian
+			p.SetAffine(&b)
+			p = kScaled(r, &p)
+			for i := range 40 {
+				p = check(&p, &a, i%3 == 0)
+				if p.Z.IsZero() == 1 {
+					p.SetAffine(&b)
+				}
+			}
+		}
+	})
+	t.Run("equal-and-opposite", func(t *testing.T) {
+		for range 300 {
+			a := kECDHPoint(t, r)
+			var p Jacobian
+			p.SetAffine(&a)
+			p = kScaled(r, &p)
+			q := p
+			q.Y.Neg(&q.Y)
+			for _, neg := range []bool{false, true} {
+				// p + a and q − a double, p − a and q + a are infinity.
+				for _, s := range []*Jacobian{&p, &q} {
+					if got := check(s, &a, neg); (s == &p) == neg && got.Z.IsZero() != 1 {
+						t.Fatalf("%x ± %x is not infinity", *s, a)
+					}
+					hz++
+				}
+			}
+		}
+	})
+	t.Run("infinity", func(t *testing.T) {
+		for range 300 {
+			a := kECDHPoint(t, r)
+			p := Jacobian{X: kRandElement(r), Y: kRandElement(r)}
+			check(&p, &a, false)
+			check(&p, &a, true)
+		}
+	})
+	t.Run("edges", func(t *testing.T) {
+		edges := append(kEdgeElements(), kRandElement(r))
+		for _, x := range edges {
+			for _, y := range edges {
+				for _, z := range edges {
+					p := Jacobian{X: x, Y: y, Z: z}
+					for _, ax := range edges[:6] {
+						for _, ay := range edges[5:] {
+							check(&p, &Affine{X: ax, Y: ay}, n&1 == 1)
+						}
+					}
+				}
+			}
+		}
+	})
+	t.Run("random-elements", func(t *testing.T) {
+		for range 4000 {
+			p := Jacobian{X: kRandElement(r), Y: kRandElement(r), Z: kRandElement(r)}
+			a := Affine{X: kRandElement(r), Y: kRandElement(r)}
+			check(&p, &a, false)
+			check(&p, &a, true)
+		}
+	})
+	t.Run("h-zero-off-curve", func(t *testing.T) {
+		// X2 = X1/Z1² with an arbitrary Y2: H = 0 with r ≠ 0 (infinity) or,
+		// with Y2 = ±Y1/Z1³, r = 0 (doubling).
+		for range 500 {
+			p := Jacobian{X: kRandElement(r), Y: kRandElement(r), Z: kRandElement(r)}
+			if p.Z.IsZero() == 1 {
+				continue
+			}
+			var zi, zi2, zi3 field.Element
+			zi.Invert(&p.Z)
+			zi2.Square(&zi)
+			zi3.Mul(&zi2, &zi)
+			var a Affine
+			a.X.Mul(&p.X, &zi2)
+			a.Y = kRandElement(r)
+			check(&p, &a, r.IntN(2) == 1)
+			a.Y.Mul(&p.Y, &zi3)
+			check(&p, &a, false)
+			a.Y.Neg(&a.Y)
+			check(&p, &a, true)
+			hz += 3
+		}
+	})
+	t.Run("h-single-limb", func(t *testing.T) {
+		// Z1 = 1 (Montgomery one) and X1 = X2 − H for H with one nonzero
+		// limb: the H = 0 test must look at every limb.
+		var one field.Element
+		one.One()
+		for range 200 {
+			for k := range 6 {
+				var h field.Element
+				h[k] = 1 << r.IntN(64)
+				a := Affine{X: kRandElement(r), Y: kRandElement(r)}
+				p := Jacobian{Y: kRandElement(r), Z: one}
+				p.X.Sub(&a.X, &h)
+				check(&p, &a, k&1 == 1)
+			}
+		}
+	})
+	if n < 10000 || hz < 2000 {
+		t.Fatalf("only %d cases, %d with H = 0", n, hz)
+	}
+}
+
+// TestKernelsSwitch turns the kernels off and checks that Double and
+// AddMixedVartime then are the portable formulas (the switch tests and
+// benchmarks use), and on again.
+func TestKernelsSwitch(t *testing.T) {
+	d, m := useDoubleADX, useAddMixedADX
+	defer func() { useDoubleADX, useAddMixedADX = d, m }()
+	g := Generator()
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, on := range []bool{false, d} {
+		useDoubleADX, useAddMixedADX = on, on && m
+		var p Jacobian
+		p.SetAffine(&g)
+		p = kScaled(r, &p)
+		want := p
+		for i := range 50 {
+			p.Double()
+			double(&want)
+			p.AddMixedVartime(&g, i&1 == 1)
+			addMixed(&want, &g, i&1 == 1)
+			if p != want {
+				t.Fatalf("kernels %v: step %d: %x, want %x", on, i, p, want)
+			}
+		}
+	}
+}
+
+func TestKernelsAllocs(t *testing.T) {
+	g := Generator()
+	var p Jacobian
+	p.SetAffine(&g).Double()
+	if a := testing.AllocsPerRun(100, func() { p.Double(); p.AddMixedVartime(&g, false) }); a != 0 {
+		t.Fatalf("Double and AddMixedVartime allocate %v times", a)
+	}
+}
+
+// BenchmarkDoubleFused and BenchmarkAddMixedFused run the portable formula
+// ("go") and the fused kernel ("adx") side by side.
+func BenchmarkDoubleFused(b *testing.B) {
+	g := Generator()
+	var a Jacobian
+	a.SetAffine(&g)
+	b.Run("go", func(b *testing.B) { ecdsatest.Loop(b, func() { double(&a) }) })
+	if useDoubleADX {
+		b.Run("adx", func(b *testing.B) { ecdsatest.Loop(b, func() { doubleADX(jacobianWords(&a)) }) })
+	}
+}
+
+func BenchmarkAddMixedFused(b *testing.B) {
+	g := Generator()
+	var acc Jacobian
+	acc.SetAffine(&g).Double()
+	b.Run("go", func(b *testing.B) {
+		p := acc
+		ecdsatest.Loop(b, func() { addMixed(&p, &g, false) })
+	})
+	if useAddMixedADX {
+		b.Run("adx", func(b *testing.B) {
+			p := acc
+			ecdsatest.Loop(b, func() { p.AddMixedVartime(&g, false) })
+		})
+	}
+}

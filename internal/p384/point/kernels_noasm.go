@@ -1,0 +1,12 @@
+//go:build !amd64 || purego
+
+package point
+
+// Double sets p = 2p in place: double, there being no fused kernel here.
+// Constant time (no branch on p), and correct for the point at infinity.
+func (p *Jacobian) Double() { double(p) }
+
+// AddMixedVartime sets p = p + a if neg is false and p = p − a if neg is
+// true, in place: addMixed, there being no fused kernel here. It branches
+// on the points: public points only.
+func (p *Jacobian) AddMixedVartime(a *Affine, neg bool) { addMixed(p, a, neg) }
