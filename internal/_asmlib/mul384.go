@@ -50,13 +50,12 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-var maskSelect = true
-
 // red384 is the state the reduction rounds carry from one to the next:
 // the pending borrow (nil before round 0) and where the digits go.
 type red384 struct {
-	b GPPhysical
-	q []Mem
+	b  GPPhysical
+	q  []Mem // q[0..5] the digits, q[6..11] Q − p + 2^384
+	q5 GPPhysical
 }
 
 // round emits round k on a[k..k+3]: q = a[k]·(2^32+1) mod 2^64 stored to
@@ -98,45 +97,80 @@ func (st *red384) round(a []GPPhysical, k int, sc, sc2 GPPhysical, regs *Pool, l
 			SBBQ(Imm(0), a[i])
 		}
 		SBBQ(st.b, st.b)
-	} else {
-		MOVL(U32(0), st.b.As32())
-		ADCQ(Imm(0), st.b)
+		st.q5 = q // the finish's Q' reads it from here
+		regs.Put(c2)
+		return
 	}
+	MOVL(U32(0), st.b.As32())
+	ADCQ(Imm(0), st.b)
 	regs.Put(c2, q)
 }
 
-// finish emits r = a[6..11] − borrow·2^384 + Q, after the last round, and
-// its conditional subtraction of p, returning the six limbs of the result
-// in new registers from regs and freeing r, b and pr (a scratch
-// register).
+// finish emits r = A + Q, A = a[6..11] − borrow·2^384 after the last
+// round, reduced below p: with Q' = Q − p + 2^384 (borrow bq), it adds Q
+// and Q' to copies of A on two independent chains and keeps A + Q' unless
+// its top, carry − bq − borrow, is −1 (then r < p and A + Q is r). It
+// returns the six limbs of the result in new registers from regs and frees
+// r, b, q5 and pr (a scratch register); it writes tmp[6..11].
 func (st *red384) finish(r []GPPhysical, pr GPPhysical, regs *Pool) []GPPhysical {
-	Comment("r = a[6..11] − borrow·2^384 + Q < 2p; minus p unless that borrows.")
-	top := st.b // −borrow
-	ADDQ(st.q[0], r[0])
-	for i := 1; i < 6; i++ {
-		ADCQ(st.q[i], r[i])
+	Comment("Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.")
+	t := regs.Get()
+	for i, l := range P384.Limbs {
+		var op Op
+		switch {
+		case int64(l) == int64(int32(l)):
+			op = I32(int32(l))
+		case l <= 0xffffffff:
+			MOVL(U32(uint32(l)), pr.As32())
+			op = pr
+		default:
+			MOVQ(U64(l), pr)
+			op = pr
+		}
+		if i < 5 {
+			MOVQ(st.q[i], t)
+		} else {
+			MOVQ(st.q5, t)
+		}
+		if i == 0 {
+			SUBQ(op, t)
+		} else {
+			SBBQ(op, t)
+		}
+		MOVQ(t, st.q[6+i])
 	}
-	ADCQ(Imm(0), top) // carry − borrow ∈ {0, 1}: bit 384 of r
+	m := t
+	SBBQ(m, m)
+	ADDQ(st.b, m)
+	regs.Put(st.b, st.q5)
+	Comment("r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.")
 	s := make([]GPPhysical, 6)
 	for i := range s {
 		s[i] = regs.Get()
+		MOVQ(r[i], s[i])
 	}
-	SubConst(s, r, P384.Limbs, pr)
-	SBBQ(Imm(0), top) // borrows iff bit 384 is 0 and r − p borrowed
-	if maskSelect {
-		SBBQ(top, top)
-		for i := range s {
-			XORQ(s[i], r[i])
-			ANDQ(top, r[i])
-			XORQ(r[i], s[i])
+	for i := range r {
+		if i == 0 {
+			ADDQ(st.q[i], r[i])
+		} else {
+			ADCQ(st.q[i], r[i])
 		}
-	} else {
-		for i := range s {
-			CMOVQCS(r[i], s[i])
+	}
+	for i := range s {
+		if i == 0 {
+			ADDQ(st.q[6+i], s[i])
+		} else {
+			ADCQ(st.q[6+i], s[i])
 		}
+	}
+	ADCQ(Imm(0), m)
+	for i := range s {
+		XORQ(s[i], r[i])
+		ANDQ(m, r[i])
+		XORQ(r[i], s[i])
 	}
 	regs.Put(r...)
-	regs.Put(top, pr)
+	regs.Put(m, pr)
 	return s
 }
 
@@ -157,8 +191,8 @@ func (st *red384) finish(r []GPPhysical, pr GPPhysical, regs *Pool) []GPPhysical
 // plus DX and release's, all clobbered. It is constant time: no branches,
 // no secret-dependent addresses.
 func Mul384ADX(x, y, tmp []Mem, regs *Pool, release ...GPPhysical) []GPPhysical {
-	if len(x) != 6 || len(y) != 6 || len(tmp) != 6 {
-		panic(fmt.Sprintf("asmlib: Mul384ADX needs 6-limb operands and tmp, got %d, %d, %d", len(x), len(y), len(tmp)))
+	if len(x) != 6 || len(y) != 6 || len(tmp) != 12 {
+		panic(fmt.Sprintf("asmlib: Mul384ADX needs 6-limb operands and 12 slots of tmp, got %d, %d, %d", len(x), len(y), len(tmp)))
 	}
 	a := make([]GPPhysical, 12)
 	st := &red384{q: tmp}
@@ -197,6 +231,10 @@ func Mul384ADX(x, y, tmp []Mem, regs *Pool, release ...GPPhysical) []GPPhysical 
 // mulRow384 adds x·y[r] into a[r..r+5] on the two carry chains, creating
 // a[r+6] from regs; it uses DX and two scratch registers.
 func mulRow384(a []GPPhysical, x, y []Mem, r int, regs *Pool) {
+	if rowADC {
+		mulRow384ADC(a, x, y, r, regs)
+		return
+	}
 	Commentf("Row %d: a[%d..%d] += x·y[%d]; low halves on CF, high halves on OF.", r, r, r+6, r)
 	lo, hi := regs.Get(), regs.Get()
 	a[r+6] = regs.Get()
@@ -217,8 +255,8 @@ func mulRow384(a []GPPhysical, x, y []Mem, r int, regs *Pool) {
 // registers, none of them AX, DX or a register of release. The rest of
 // Mul384ADX's contract holds, with AX joining regs on return.
 func Mul384MULQ(x, y, tmp []Mem, regs *Pool, release ...GPPhysical) []GPPhysical {
-	if len(x) != 6 || len(y) != 6 || len(tmp) != 6 {
-		panic(fmt.Sprintf("asmlib: Mul384MULQ needs 6-limb operands and tmp, got %d, %d, %d", len(x), len(y), len(tmp)))
+	if len(x) != 6 || len(y) != 6 || len(tmp) != 12 {
+		panic(fmt.Sprintf("asmlib: Mul384MULQ needs 6-limb operands and 12 slots of tmp, got %d, %d, %d", len(x), len(y), len(tmp)))
 	}
 	a := make([]GPPhysical, 12)
 	st := &red384{q: tmp}
@@ -387,7 +425,7 @@ func Square384ADX(x, tmp []Mem, regs *Pool, xp GPPhysical) []GPPhysical {
 // f: f[0..8] in registers, f[9..11] in tmp[9..11], the digits to
 // tmp[0..5]; sc and sc2 (nil: one from regs) are the rounds' scratch.
 func reduce384(f []GPPhysical, tmp []Mem, regs *Pool, sc, sc2 GPPhysical) []GPPhysical {
-	st := &red384{q: tmp[:6]}
+	st := &red384{q: tmp}
 	for k := 0; k < 6; k++ {
 		if k == 5 {
 			for i := 9; i < 12; i++ {
@@ -487,4 +525,24 @@ func Square384MULQ(x, tmp []Mem, regs *Pool, xp GPPhysical) []GPPhysical {
 	}
 	regs.Put(cy, xp)
 	return reduce384(f, tmp, regs, RDX, RAX)
+}
+
+var rowADC = true
+
+func mulRow384ADC(a []GPPhysical, x, y []Mem, r int, regs *Pool) {
+	Commentf("Row %d: a[%d..%d] += x·y[%d], one carry chain per product.", r, r, r+6, r)
+	lo, h, hp := regs.Get(), regs.Get(), regs.Get()
+	MOVQ(y[r], RDX)
+	for j := 0; j < 6; j++ {
+		MULXQ(x[j], lo, h)
+		if j > 0 {
+			ADDQ(hp, lo)
+			ADCQ(Imm(0), h)
+		}
+		ADDQ(lo, a[r+j])
+		ADCQ(Imm(0), h)
+		h, hp = hp, h
+	}
+	a[r+6] = hp
+	regs.Put(lo, h)
 }

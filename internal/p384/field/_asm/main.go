@@ -49,7 +49,7 @@ func genMul(name string, adx bool) {
 		Doc(name + " sets z = x·y·2^-384 mod p using only MULQ, ADD/ADC/SUB/SBB, shifts, XOR and AND.")
 	}
 	Pragma("noescape")
-	tm := AllocLocal(48)
+	tm := AllocLocal(96)
 	xp, yp := RSI, RDI
 	Load(Param("x"), xp)
 	Load(Param("y"), yp)
@@ -58,10 +58,10 @@ func genMul(name string, adx bool) {
 	var regs *asmlib.Pool
 	if adx {
 		regs = asmlib.NewPool(RAX, RBX, RCX, R8, R9, R10, R11, R12, R13, R14, R15)
-		s = asmlib.Mul384ADX(x, y, frame(tm, 6), regs, xp, yp)
+		s = asmlib.Mul384ADX(y, x, frame(tm, 12), regs, xp, yp)
 	} else {
 		regs = asmlib.NewPool(RBX, RCX, R8, R9, R10, R11, R12, R13, R14, R15)
-		s = asmlib.Mul384MULQ(x, y, frame(tm, 6), regs, xp, yp)
+		s = asmlib.Mul384MULQ(x, y, frame(tm, 12), regs, xp, yp)
 	}
 	store(s, regs)
 }
