@@ -2,10 +2,10 @@ package asmlib
 
 // P-384 multiplication and squaring kernels that are faster than MontMulN
 // with asmlib.P384 (measured in internal/p384/field/_asm/main.go's doc
-// comment). What limits MontMulN on Intel cores is not its latency but the
-// two ports (0 and 6) that execute every flag-consuming instruction: ADC,
-// SBB, ADCX, ADOX, CMOV and the shifts. The emitters here spend fewer of
-// them:
+// comment). What limits MontMulN on the Intel cores we measured is not
+// its latency alone but also the two ports (0 and 6) that execute every
+// flag-consuming instruction (ADC, SBB, ADCX, ADOX, CMOV, the shifts),
+// while MULX holds ports 1 and 5. The emitters here spend fewer of them:
 //
 //   - The reduction round subtracts only the three limbs 1..3 of q·c from
 //     a[k+1..k+3] (p = 2^384 − c, q·c as in p384.go) and does not add q at
@@ -15,6 +15,9 @@ package asmlib
 //     instructions instead of twelve.
 //   - The rows write the full twelve-limb product in place (no carry limb
 //     a[k+7] per row): a row is thirteen instead of fifteen.
+//   - The finish adds Q and Q − p to two copies of the high half on two
+//     independent chains and selects with a mask, instead of adding Q and
+//     then subtracting p on one chain.
 //
 // # Why the rounds may run between the rows
 //
@@ -23,16 +26,17 @@ package asmlib
 // limbs a[r..r+5] and creates a[r+6]: whatever those six limbs hold, the
 // sum is below 2^384 + (2^384 − 1)(2^64 − 1) < 2^448, so a[r+6] takes the
 // whole carry and a row is exact. Round k needs a[k] final, which it is
-// after row k, and touches only a[k+1..k+3], which row k created. So row 0,
-// round 0, row 1, round 1, … keeps V = x·y − Σ_{j≤k} q_j·c·2^(64j) exact,
-// and after the last round the low six limbs are retired (each q_j·c ≡
-// a[j] mod 2^64 cancels a[j] exactly), leaving
+// after row k, and touches only a[k+1..k+3], which row k created; it runs
+// after row k+1, so that row's addition into a[k+1] is off the chain from
+// one digit to the next. So the rows and rounds keep V = x·y −
+// Σ_{j≤k} q_j·c·2^(64j) exact, and after the last round the low six limbs
+// are retired (each q_j·c ≡ a[j] mod 2^64 cancels a[j] exactly). The last
+// round propagates its borrow through a[9..11], leaving
 //
-//	r = (x·y + Q·p)/2^384 = a[6..11] − b·2^192 + Q,  Q = Σ q_j·2^(64j),
+//	r = (x·y + Q·p)/2^384 = A + Q,  A = a[6..11] − borrow·2^384,  Q = Σ q_j·2^(64j),
 //
-// with r < p²/2^384 + p < 2p: its 385th bit is the carry of adding Q less
-// the borrow of subtracting b, and one conditional subtraction of p (CMOV)
-// gives the result below p.
+// with 0 ≤ r < p²/2^384 + p < 2p. The squarings reduce their full product
+// the same way, after it.
 //
 // # Limb 2 of a round
 //
@@ -111,7 +115,8 @@ func (st *red384) round(a []GPPhysical, k int, sc, sc2 GPPhysical, regs *Pool, l
 // and Q' to copies of A on two independent chains and keeps A + Q' unless
 // its top, carry − bq − borrow, is −1 (then r < p and A + Q is r). It
 // returns the six limbs of the result in new registers from regs and frees
-// r, b, q5 and pr (a scratch register); it writes tmp[6..11].
+// r, b and q5; pr is a scratch register (not returned to regs); it writes
+// tmp[6..11].
 func (st *red384) finish(r []GPPhysical, pr GPPhysical, regs *Pool) []GPPhysical {
 	Comment("Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.")
 	t := regs.Get()
@@ -170,13 +175,17 @@ func (st *red384) finish(r []GPPhysical, pr GPPhysical, regs *Pool) []GPPhysical
 		XORQ(r[i], s[i])
 	}
 	regs.Put(r...)
-	regs.Put(m, pr)
+	regs.Put(m)
 	return s
 }
 
 // Mul384ADX returns x·y·2^−384 mod p, below p, for p = P-384's prime and
 // x, y < p, in six registers taken from regs; x and y are six limbs in
-// memory each (they may be the same). It needs BMI2 and ADX, and uses:
+// memory each (they may be the same). Row r loads y[r] into DX and reads
+// x's limbs as MULX memory operands: when one operand comes from the
+// instructions just before (a chain), pass it as y (only six loads wait for
+// it), as internal/p384/field's mulADX does. It needs BMI2 and ADX, and
+// uses:
 //
 //   - DX (not in regs) and the flags, clobbered;
 //   - regs: exactly eleven registers, none of them DX or a register of
@@ -184,12 +193,14 @@ func (st *red384) finish(r []GPPhysical, pr GPPhysical, regs *Pool) []GPPhysical
 //   - release: the registers holding x's and y's base addresses (two, or
 //     one when x and y share it), not in regs; they join regs after the
 //     last row and are clobbered;
-//   - tmp: six 8-byte memory slots (a frame slot) where the quotient digits
-//     are stored and read back; x and y must not overlap it.
+//   - tmp: twelve 8-byte memory slots (a frame slot, 96 bytes) where the
+//     quotient digits and Q − p are stored and read back; x and y must not
+//     overlap it.
 //
 // On return regs holds the registers it had that are not in the result,
-// plus DX and release's, all clobbered. It is constant time: no branches,
-// no secret-dependent addresses.
+// plus release's, all clobbered; DX is clobbered and not in regs (as with
+// MontMulN, so the same pool serves the next call). It is constant time: no
+// branches, no secret-dependent addresses.
 func Mul384ADX(x, y, tmp []Mem, regs *Pool, release ...GPPhysical) []GPPhysical {
 	if len(x) != 6 || len(y) != 6 || len(tmp) != 12 {
 		panic(fmt.Sprintf("asmlib: Mul384ADX needs 6-limb operands and 12 slots of tmp, got %d, %d, %d", len(x), len(y), len(tmp)))
@@ -231,10 +242,6 @@ func Mul384ADX(x, y, tmp []Mem, regs *Pool, release ...GPPhysical) []GPPhysical 
 // mulRow384 adds x·y[r] into a[r..r+5] on the two carry chains, creating
 // a[r+6] from regs; it uses DX and two scratch registers.
 func mulRow384(a []GPPhysical, x, y []Mem, r int, regs *Pool) {
-	if rowADC {
-		mulRow384ADC(a, x, y, r, regs)
-		return
-	}
 	Commentf("Row %d: a[%d..%d] += x·y[%d]; low halves on CF, high halves on OF.", r, r, r+6, r)
 	lo, hi := regs.Get(), regs.Get()
 	a[r+6] = regs.Get()
@@ -250,10 +257,12 @@ func mulRow384(a []GPPhysical, x, y []Mem, r int, regs *Pool) {
 	regs.Put(lo, hi)
 }
 
-// Mul384MULQ is Mul384ADX with MULQ rows: it needs no BMI2 or ADX, and uses
-// AX and DX (neither in regs) besides the flags; regs must hold exactly ten
-// registers, none of them AX, DX or a register of release. The rest of
-// Mul384ADX's contract holds, with AX joining regs on return.
+// Mul384MULQ is Mul384ADX with MULQ rows (x[j] loaded into AX, y[r] the
+// MULQ memory operand: here the chained operand is better passed as x): it
+// needs no BMI2 or ADX, and uses AX and DX (neither in regs) besides the
+// flags; regs must hold exactly ten registers, none of them AX, DX or a
+// register of release. The rest of Mul384ADX's contract holds, tmp
+// included, with AX joining regs on return.
 func Mul384MULQ(x, y, tmp []Mem, regs *Pool, release ...GPPhysical) []GPPhysical {
 	if len(x) != 6 || len(y) != 6 || len(tmp) != 12 {
 		panic(fmt.Sprintf("asmlib: Mul384MULQ needs 6-limb operands and 12 slots of tmp, got %d, %d, %d", len(x), len(y), len(tmp)))
@@ -322,11 +331,12 @@ func mulRow384MULQ(a []GPPhysical, x, y []Mem, r int, regs *Pool) {
 //   - xp: the register holding x's base address, not in regs; it joins
 //     regs after the squares and is clobbered;
 //   - tmp: twelve 8-byte memory slots (a frame slot): finished cross-product
-//     limbs, limbs 9..11 of the product and the quotient digits go there;
+//     limbs, limbs 9..11 of the product, the quotient digits and Q − p go there;
 //     x must not overlap it.
 //
 // On return regs holds the registers it had that are not in the result,
-// plus DX and xp, all clobbered. It is constant time.
+// plus xp, all clobbered; DX is clobbered and not in regs. It is constant
+// time.
 func Square384ADX(x, tmp []Mem, regs *Pool, xp GPPhysical) []GPPhysical {
 	if len(x) != 6 || len(tmp) != 12 {
 		panic(fmt.Sprintf("asmlib: Square384ADX needs 6 limbs and 12 slots of tmp, got %d, %d", len(x), len(tmp)))
@@ -525,24 +535,4 @@ func Square384MULQ(x, tmp []Mem, regs *Pool, xp GPPhysical) []GPPhysical {
 	}
 	regs.Put(cy, xp)
 	return reduce384(f, tmp, regs, RDX, RAX)
-}
-
-var rowADC = true
-
-func mulRow384ADC(a []GPPhysical, x, y []Mem, r int, regs *Pool) {
-	Commentf("Row %d: a[%d..%d] += x·y[%d], one carry chain per product.", r, r, r+6, r)
-	lo, h, hp := regs.Get(), regs.Get(), regs.Get()
-	MOVQ(y[r], RDX)
-	for j := 0; j < 6; j++ {
-		MULXQ(x[j], lo, h)
-		if j > 0 {
-			ADDQ(hp, lo)
-			ADCQ(Imm(0), h)
-		}
-		ADDQ(lo, a[r+j])
-		ADCQ(Imm(0), h)
-		h, hp = hp, h
-	}
-	a[r+6] = hp
-	regs.Put(lo, h)
 }

@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func mulADX(z *[6]uint64, x *[6]uint64, y *[6]uint64)
-// Requires: BMI2
+// Requires: ADX, BMI2
 TEXT ·mulADX(SB), NOSPLIT, $96-24
 	MOVQ x+8(FP), SI
 	MOVQ y+16(FP), DI
@@ -25,35 +25,28 @@ TEXT ·mulADX(SB), NOSPLIT, $96-24
 	ADCQ  R12, R10
 	ADCQ  $0x00, R11
 
-	// Row 1: a[1..7] += x·y[1], one carry chain per product.
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  8(SI), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, R15
 	MULXQ (DI), R13, R14
-	ADDQ  R13, BX
-	ADCQ  $0x00, R14
-	MULXQ 8(DI), R13, R15
-	ADDQ  R14, R13
-	ADCQ  $0x00, R15
-	ADDQ  R13, CX
-	ADCQ  $0x00, R15
+	ADCXQ R13, BX
+	ADOXQ R14, CX
+	MULXQ 8(DI), R13, R14
+	ADCXQ R13, CX
+	ADOXQ R14, R8
 	MULXQ 16(DI), R13, R14
-	ADDQ  R15, R13
-	ADCQ  $0x00, R14
-	ADDQ  R13, R8
-	ADCQ  $0x00, R14
-	MULXQ 24(DI), R13, R15
-	ADDQ  R14, R13
-	ADCQ  $0x00, R15
-	ADDQ  R13, R9
-	ADCQ  $0x00, R15
+	ADCXQ R13, R8
+	ADOXQ R14, R9
+	MULXQ 24(DI), R13, R14
+	ADCXQ R13, R9
+	ADOXQ R14, R10
 	MULXQ 32(DI), R13, R14
-	ADDQ  R15, R13
-	ADCQ  $0x00, R14
-	ADDQ  R13, R10
-	ADCQ  $0x00, R14
-	MULXQ 40(DI), R13, R15
-	ADDQ  R14, R13
-	ADCQ  $0x00, R15
-	ADDQ  R13, R11
+	ADCXQ R13, R10
+	ADOXQ R14, R11
+	MULXQ 40(DI), R13, R14
+	ADCXQ R13, R11
+	ADOXQ R14, R15
 	ADCQ  $0x00, R15
 
 	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
@@ -76,35 +69,28 @@ TEXT ·mulADX(SB), NOSPLIT, $96-24
 	MOVL $0x00000000, R14
 	ADCQ $0x00, R14
 
-	// Row 2: a[2..8] += x·y[2], one carry chain per product.
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
 	MOVQ  16(SI), DX
+	XORL  R12, R12
+	MOVL  $0x00000000, R13
 	MULXQ (DI), R12, AX
-	ADDQ  R12, CX
-	ADCQ  $0x00, AX
-	MULXQ 8(DI), R12, R13
-	ADDQ  AX, R12
-	ADCQ  $0x00, R13
-	ADDQ  R12, R8
-	ADCQ  $0x00, R13
+	ADCXQ R12, CX
+	ADOXQ AX, R8
+	MULXQ 8(DI), R12, AX
+	ADCXQ R12, R8
+	ADOXQ AX, R9
 	MULXQ 16(DI), R12, AX
-	ADDQ  R13, R12
-	ADCQ  $0x00, AX
-	ADDQ  R12, R9
-	ADCQ  $0x00, AX
-	MULXQ 24(DI), R12, R13
-	ADDQ  AX, R12
-	ADCQ  $0x00, R13
-	ADDQ  R12, R10
-	ADCQ  $0x00, R13
+	ADCXQ R12, R9
+	ADOXQ AX, R10
+	MULXQ 24(DI), R12, AX
+	ADCXQ R12, R10
+	ADOXQ AX, R11
 	MULXQ 32(DI), R12, AX
-	ADDQ  R13, R12
-	ADCQ  $0x00, AX
-	ADDQ  R12, R11
-	ADCQ  $0x00, AX
-	MULXQ 40(DI), R12, R13
-	ADDQ  AX, R12
-	ADCQ  $0x00, R13
-	ADDQ  R12, R15
+	ADCXQ R12, R11
+	ADOXQ AX, R15
+	MULXQ 40(DI), R12, AX
+	ADCXQ R12, R15
+	ADOXQ AX, R13
 	ADCQ  $0x00, R13
 
 	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
@@ -126,35 +112,28 @@ TEXT ·mulADX(SB), NOSPLIT, $96-24
 	MOVL $0x00000000, R14
 	ADCQ $0x00, R14
 
-	// Row 3: a[3..9] += x·y[3], one carry chain per product.
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
 	MOVQ  24(SI), DX
+	XORL  R12, R12
+	MOVL  $0x00000000, AX
 	MULXQ (DI), R12, BX
-	ADDQ  R12, R8
-	ADCQ  $0x00, BX
-	MULXQ 8(DI), R12, AX
-	ADDQ  BX, R12
-	ADCQ  $0x00, AX
-	ADDQ  R12, R9
-	ADCQ  $0x00, AX
+	ADCXQ R12, R8
+	ADOXQ BX, R9
+	MULXQ 8(DI), R12, BX
+	ADCXQ R12, R9
+	ADOXQ BX, R10
 	MULXQ 16(DI), R12, BX
-	ADDQ  AX, R12
-	ADCQ  $0x00, BX
-	ADDQ  R12, R10
-	ADCQ  $0x00, BX
-	MULXQ 24(DI), R12, AX
-	ADDQ  BX, R12
-	ADCQ  $0x00, AX
-	ADDQ  R12, R11
-	ADCQ  $0x00, AX
+	ADCXQ R12, R10
+	ADOXQ BX, R11
+	MULXQ 24(DI), R12, BX
+	ADCXQ R12, R11
+	ADOXQ BX, R15
 	MULXQ 32(DI), R12, BX
-	ADDQ  AX, R12
-	ADCQ  $0x00, BX
-	ADDQ  R12, R15
-	ADCQ  $0x00, BX
-	MULXQ 40(DI), R12, AX
-	ADDQ  BX, R12
-	ADCQ  $0x00, AX
-	ADDQ  R12, R13
+	ADCXQ R12, R15
+	ADOXQ BX, R13
+	MULXQ 40(DI), R12, BX
+	ADCXQ R12, R13
+	ADOXQ BX, AX
 	ADCQ  $0x00, AX
 
 	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
@@ -176,35 +155,28 @@ TEXT ·mulADX(SB), NOSPLIT, $96-24
 	MOVL $0x00000000, R14
 	ADCQ $0x00, R14
 
-	// Row 4: a[4..10] += x·y[4], one carry chain per product.
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
 	MOVQ  32(SI), DX
+	XORL  R12, R12
+	MOVL  $0x00000000, BX
 	MULXQ (DI), R12, CX
-	ADDQ  R12, R9
-	ADCQ  $0x00, CX
-	MULXQ 8(DI), R12, BX
-	ADDQ  CX, R12
-	ADCQ  $0x00, BX
-	ADDQ  R12, R10
-	ADCQ  $0x00, BX
+	ADCXQ R12, R9
+	ADOXQ CX, R10
+	MULXQ 8(DI), R12, CX
+	ADCXQ R12, R10
+	ADOXQ CX, R11
 	MULXQ 16(DI), R12, CX
-	ADDQ  BX, R12
-	ADCQ  $0x00, CX
-	ADDQ  R12, R11
-	ADCQ  $0x00, CX
-	MULXQ 24(DI), R12, BX
-	ADDQ  CX, R12
-	ADCQ  $0x00, BX
-	ADDQ  R12, R15
-	ADCQ  $0x00, BX
+	ADCXQ R12, R11
+	ADOXQ CX, R15
+	MULXQ 24(DI), R12, CX
+	ADCXQ R12, R15
+	ADOXQ CX, R13
 	MULXQ 32(DI), R12, CX
-	ADDQ  BX, R12
-	ADCQ  $0x00, CX
-	ADDQ  R12, R13
-	ADCQ  $0x00, CX
-	MULXQ 40(DI), R12, BX
-	ADDQ  CX, R12
-	ADCQ  $0x00, BX
-	ADDQ  R12, AX
+	ADCXQ R12, R13
+	ADOXQ CX, AX
+	MULXQ 40(DI), R12, CX
+	ADCXQ R12, AX
+	ADOXQ CX, BX
 	ADCQ  $0x00, BX
 
 	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
@@ -226,35 +198,28 @@ TEXT ·mulADX(SB), NOSPLIT, $96-24
 	MOVL $0x00000000, R14
 	ADCQ $0x00, R14
 
-	// Row 5: a[5..11] += x·y[5], one carry chain per product.
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
 	MOVQ  40(SI), DX
+	XORL  R12, R12
+	MOVL  $0x00000000, CX
 	MULXQ (DI), R12, R8
-	ADDQ  R12, R10
-	ADCQ  $0x00, R8
-	MULXQ 8(DI), R12, CX
-	ADDQ  R8, R12
-	ADCQ  $0x00, CX
-	ADDQ  R12, R11
-	ADCQ  $0x00, CX
+	ADCXQ R12, R10
+	ADOXQ R8, R11
+	MULXQ 8(DI), R12, R8
+	ADCXQ R12, R11
+	ADOXQ R8, R15
 	MULXQ 16(DI), R12, R8
-	ADDQ  CX, R12
-	ADCQ  $0x00, R8
-	ADDQ  R12, R15
-	ADCQ  $0x00, R8
-	MULXQ 24(DI), R12, CX
-	ADDQ  R8, R12
-	ADCQ  $0x00, CX
-	ADDQ  R12, R13
-	ADCQ  $0x00, CX
+	ADCXQ R12, R15
+	ADOXQ R8, R13
+	MULXQ 24(DI), R12, R8
+	ADCXQ R12, R13
+	ADOXQ R8, AX
 	MULXQ 32(DI), R12, R8
-	ADDQ  CX, R12
-	ADCQ  $0x00, R8
-	ADDQ  R12, AX
-	ADCQ  $0x00, R8
-	MULXQ 40(DI), R12, CX
-	ADDQ  R8, R12
-	ADCQ  $0x00, CX
-	ADDQ  R12, BX
+	ADCXQ R12, AX
+	ADOXQ R8, BX
+	MULXQ 40(DI), R12, R8
+	ADCXQ R12, BX
+	ADOXQ R8, CX
 	ADCQ  $0x00, CX
 
 	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.

@@ -4,17 +4,31 @@
 //
 //	go run -C _asm . -out ../field_amd64.s -stubs ../field_amd64_stubs.go -pkg field
 //
-// Two families are emitted, both from internal/_asmlib's n-limb Montgomery
-// multiplication (MontMulN) with P-384's multiplication-free reduction
-// round (asmlib.P384, explained there): the ADX kernels (mulADX,
-// squareADX) multiply with MULX and add on two carry chains, ADCX on CF and
-// ADOX on OF, and need BMI2 and ADX; the MULQ kernels (mulMULQ, squareMULQ)
-// use only MULQ, ADDQ/ADCQ, shifts and CMOV and run on every amd64 CPU.
-// squareMULQ is the multiplication with both operands x; squareADX has a
-// product of its own (genSquareADX: 21 MULX instead of 36), then the same
-// reduction rounds. Measured on the Intel Xeon VM of docs/arithmetic.md
-// (8 interleaved runs, fastest each): squareADX 26.4 ns against 37.5 ns for
-// mulADX(x, x), which stays beside it as the benchmark kernel "adx-mul".
+// Two families are emitted. The ADX kernels (mulADX, squareADX) need BMI2
+// and ADX: asmlib.Mul384ADX and asmlib.Square384ADX (internal/_asmlib/
+// mul384.go), MULX products, P-384's multiplication-free reduction rounds
+// interleaved with the rows (for the square, after its dedicated product:
+// 21 MULX instead of 36), the borrow of each round kept for the next and
+// the quotient digits added once at the end. The MULQ kernels (mulMULQ,
+// squareMULQ: asmlib.Mul384MULQ and asmlib.Square384MULQ, the same
+// structure with MULQ and one carry chain) run on every amd64 CPU;
+// squareMULQ has a squaring product of its own too. mulADX passes its x as
+// the emitter's y (x's limbs go to DX, y's are the MULX memory operands),
+// which is faster when x comes from the previous operation, as in the
+// benchmarks; mulMULQ is the other way round, for the same reason.
+//
+// Kept only for comparison (bench kernels, redc_alt_amd64_test.go):
+// mulADXMont and mulMULQMont, the kernels by asmlib.MontMulN that these
+// replaced (which the fused point kernels still used when this was
+// written), and mulADXMulxRedc/squareADXMulxRedc, MontMulN with the
+// textbook reduction round, which measure the choice of reduction.
+//
+// Measured on the Intel Xeon VM of docs/arithmetic.md (2.6 GHz nominal,
+// AVX-512 and AMX: a Sapphire Rapids class core), go test -bench
+// 'Mul|Square' -benchtime 0.3s, 8 runs interleaved with the previous
+// kernels, benchstat medians, chained operations (latency): mulADX 35.2 →
+// 26.4 ns, squareADX 26.2 → 23.4 ns, mulMULQ 29.5 → 27.7 ns, squareMULQ
+// (before: the multiplication with x twice) 30.4 → 26.4 ns.
 package main
 
 import (
