@@ -330,9 +330,9 @@ func mulRow384MULQ(a []GPPhysical, x, y []Mem, r int, regs *Pool) {
 //   - regs: exactly twelve registers, none of them DX or xp;
 //   - xp: the register holding x's base address, not in regs; it joins
 //     regs after the squares and is clobbered;
-//   - tmp: twelve 8-byte memory slots (a frame slot): finished cross-product
-//     limbs, limbs 9..11 of the product, the quotient digits and Q − p go there;
-//     x must not overlap it.
+//   - tmp: twelve 8-byte memory slots (a frame slot, 96 bytes): limbs 9..11
+//     of the product, the quotient digits and Q − p go there; x must not
+//     overlap it.
 //
 // On return regs holds the registers it had that are not in the result,
 // plus xp, all clobbered; DX is clobbered and not in regs. It is constant
@@ -365,8 +365,6 @@ func Square384ADX(x, tmp []Mem, regs *Pool, xp GPPhysical) []GPPhysical {
 		MOVQ(c[k], tmp[k])
 		regs.Put(c[k])
 	}
-	spill(1)
-	spill(2)
 	// After row i the cross sum is Σ_{i' ≤ i} x_i'·2^(64i')·Σ_{j > i'} x_j·2^(64j)
 	// < 2^384·(2^(64(i+1)) − 1) < 2^(64(i+7)): limb i+6 is row i's top, and
 	// nothing carries out of it (so there is no limb 11).
@@ -384,10 +382,6 @@ func Square384ADX(x, tmp []Mem, regs *Pool, xp GPPhysical) []GPPhysical {
 		}
 		ADCQ(Imm(0), c[i+6])
 		regs.Put(lo, hi)
-		if i < 3 {
-			spill(2*i + 1)
-			spill(2*i + 2)
-		}
 	}
 	spill(9)
 	spill(10)
@@ -406,7 +400,7 @@ func Square384ADX(x, tmp []Mem, regs *Pool, xp GPPhysical) []GPPhysical {
 			switch {
 			case k >= 9:
 				v = RDX
-			case k == 7 || k == 8:
+			case k >= 1:
 				v = c[k] // still in its register
 			default:
 				v = regs.Get()
@@ -415,8 +409,6 @@ func Square384ADX(x, tmp []Mem, regs *Pool, xp GPPhysical) []GPPhysical {
 			switch {
 			case k == 0 || k == 11:
 				MOVL(U32(0), v.As32())
-			case k < 7:
-				MOVQ(tmp[k], v)
 			case k >= 9:
 				MOVQ(tmp[k], v)
 			}
