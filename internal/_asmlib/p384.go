@@ -22,7 +22,9 @@ import (
 // at a[k+6], carrying into a[k+7]. Limb 2 of q·c, q + sh mod 2^64, is 0 only for q = 0 and q =
 // 2^64 − 2^32 + 1, where limb 1 does not borrow, so limb 2 never borrows
 // from limb 3. internal/p384/field/field_generic.go (redc) is the same
-// round in Go.
+// round in Go. internal/p384/field's kernels now use mul384.go's emitters,
+// whose rounds subtract the same limbs 1..3 but keep the borrow for the
+// next round and add q once at the end; this round serves MontMulN.
 var P384 = &Modulus{
 	Limbs: []uint64{0x00000000ffffffff, 0xffffffff00000000, 0xfffffffffffffffe,
 		0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff},

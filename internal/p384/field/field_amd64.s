@@ -5,8 +5,1439 @@
 #include "textflag.h"
 
 // func mulADX(z *[6]uint64, x *[6]uint64, y *[6]uint64)
+// Requires: ADX, BMI2
+TEXT ·mulADX(SB), NOSPLIT, $96-24
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+
+	// Row 0: a[0..6] = x·y[0].
+	MOVQ  (SI), DX
+	MULXQ (DI), AX, BX
+	MULXQ 8(DI), R12, CX
+	ADDQ  R12, BX
+	MULXQ 16(DI), R12, R8
+	ADCQ  R12, CX
+	MULXQ 24(DI), R12, R9
+	ADCQ  R12, R8
+	MULXQ 32(DI), R12, R10
+	ADCQ  R12, R9
+	MULXQ 40(DI), R12, R11
+	ADCQ  R12, R10
+	ADCQ  $0x00, R11
+
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  8(SI), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, R15
+	MULXQ (DI), R13, R14
+	ADCXQ R13, BX
+	ADOXQ R14, CX
+	MULXQ 8(DI), R13, R14
+	ADCXQ R13, CX
+	ADOXQ R14, R8
+	MULXQ 16(DI), R13, R14
+	ADCXQ R13, R8
+	ADOXQ R14, R9
+	MULXQ 24(DI), R13, R14
+	ADCXQ R13, R9
+	ADOXQ R14, R10
+	MULXQ 32(DI), R13, R14
+	ADCXQ R13, R10
+	ADOXQ R14, R11
+	MULXQ 40(DI), R13, R14
+	ADCXQ R13, R11
+	ADOXQ R14, R15
+	ADCQ  $0x00, R15
+
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ AX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, AX
+	MOVQ AX, (SP)
+	MOVQ AX, R13
+	SHRQ $0x20, R13
+	MOVQ AX, R12
+	ADDQ R13, R12
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+	CMPQ AX, DX
+	SBBQ R13, DX
+	SBBQ $0x00, R12
+	SUBQ DX, BX
+	SBBQ R12, CX
+	SBBQ R14, R8
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  16(SI), DX
+	XORL  R12, R12
+	MOVL  $0x00000000, R13
+	MULXQ (DI), R12, AX
+	ADCXQ R12, CX
+	ADOXQ AX, R8
+	MULXQ 8(DI), R12, AX
+	ADCXQ R12, R8
+	ADOXQ AX, R9
+	MULXQ 16(DI), R12, AX
+	ADCXQ R12, R9
+	ADOXQ AX, R10
+	MULXQ 24(DI), R12, AX
+	ADCXQ R12, R10
+	ADOXQ AX, R11
+	MULXQ 32(DI), R12, AX
+	ADCXQ R12, R11
+	ADOXQ AX, R15
+	MULXQ 40(DI), R12, AX
+	ADCXQ R12, R15
+	ADOXQ AX, R13
+	ADCQ  $0x00, R13
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 8(SP)
+	MOVQ BX, AX
+	SHRQ $0x20, AX
+	MOVQ BX, R12
+	ADDQ AX, R12
+	ADCQ $0x00, R14
+	CMPQ BX, DX
+	SBBQ AX, DX
+	SBBQ $0x00, R12
+	SUBQ DX, CX
+	SBBQ R12, R8
+	SBBQ R14, R9
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  24(SI), DX
+	XORL  R12, R12
+	MOVL  $0x00000000, AX
+	MULXQ (DI), R12, BX
+	ADCXQ R12, R8
+	ADOXQ BX, R9
+	MULXQ 8(DI), R12, BX
+	ADCXQ R12, R9
+	ADOXQ BX, R10
+	MULXQ 16(DI), R12, BX
+	ADCXQ R12, R10
+	ADOXQ BX, R11
+	MULXQ 24(DI), R12, BX
+	ADCXQ R12, R11
+	ADOXQ BX, R15
+	MULXQ 32(DI), R12, BX
+	ADCXQ R12, R15
+	ADOXQ BX, R13
+	MULXQ 40(DI), R12, BX
+	ADCXQ R12, R13
+	ADOXQ BX, AX
+	ADCQ  $0x00, AX
+
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ CX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, CX
+	MOVQ CX, 16(SP)
+	MOVQ CX, BX
+	SHRQ $0x20, BX
+	MOVQ CX, R12
+	ADDQ BX, R12
+	ADCQ $0x00, R14
+	CMPQ CX, DX
+	SBBQ BX, DX
+	SBBQ $0x00, R12
+	SUBQ DX, R8
+	SBBQ R12, R9
+	SBBQ R14, R10
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
+	MOVQ  32(SI), DX
+	XORL  R12, R12
+	MOVL  $0x00000000, BX
+	MULXQ (DI), R12, CX
+	ADCXQ R12, R9
+	ADOXQ CX, R10
+	MULXQ 8(DI), R12, CX
+	ADCXQ R12, R10
+	ADOXQ CX, R11
+	MULXQ 16(DI), R12, CX
+	ADCXQ R12, R11
+	ADOXQ CX, R15
+	MULXQ 24(DI), R12, CX
+	ADCXQ R12, R15
+	ADOXQ CX, R13
+	MULXQ 32(DI), R12, CX
+	ADCXQ R12, R13
+	ADOXQ CX, AX
+	MULXQ 40(DI), R12, CX
+	ADCXQ R12, AX
+	ADOXQ CX, BX
+	ADCQ  $0x00, BX
+
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R8, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R8
+	MOVQ R8, 24(SP)
+	MOVQ R8, CX
+	SHRQ $0x20, CX
+	MOVQ R8, R12
+	ADDQ CX, R12
+	ADCQ $0x00, R14
+	CMPQ R8, DX
+	SBBQ CX, DX
+	SBBQ $0x00, R12
+	SUBQ DX, R9
+	SBBQ R12, R10
+	SBBQ R14, R11
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
+	MOVQ  40(SI), DX
+	XORL  R12, R12
+	MOVL  $0x00000000, CX
+	MULXQ (DI), R12, R8
+	ADCXQ R12, R10
+	ADOXQ R8, R11
+	MULXQ 8(DI), R12, R8
+	ADCXQ R12, R11
+	ADOXQ R8, R15
+	MULXQ 16(DI), R12, R8
+	ADCXQ R12, R15
+	ADOXQ R8, R13
+	MULXQ 24(DI), R12, R8
+	ADCXQ R12, R13
+	ADOXQ R8, AX
+	MULXQ 32(DI), R12, R8
+	ADCXQ R12, AX
+	ADOXQ R8, BX
+	MULXQ 40(DI), R12, R8
+	ADCXQ R12, BX
+	ADOXQ R8, CX
+	ADCQ  $0x00, CX
+
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R9, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R9
+	MOVQ R9, 32(SP)
+	MOVQ R9, R8
+	SHRQ $0x20, R8
+	MOVQ R9, R12
+	ADDQ R8, R12
+	ADCQ $0x00, R14
+	CMPQ R9, DX
+	SBBQ R8, DX
+	SBBQ $0x00, R12
+	SUBQ DX, R10
+	SBBQ R12, R11
+	SBBQ R14, R15
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R10, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R10
+	MOVQ R10, 40(SP)
+	MOVQ R10, DI
+	SHRQ $0x20, DI
+	MOVQ R10, SI
+	ADDQ DI, SI
+	ADCQ $0x00, R14
+	CMPQ R10, DX
+	SBBQ DI, DX
+	SBBQ $0x00, SI
+	SUBQ DX, R11
+	SBBQ SI, R15
+	SBBQ R14, R13
+	SBBQ $0x00, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, CX
+	SBBQ R14, R14
+
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ (SP), R12
+	SUBQ DX, R12
+	MOVQ R12, 48(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 8(SP), R12
+	SBBQ DX, R12
+	MOVQ R12, 56(SP)
+	MOVQ 16(SP), R12
+	SBBQ $-2, R12
+	MOVQ R12, 64(SP)
+	MOVQ 24(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 72(SP)
+	MOVQ 32(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 80(SP)
+	MOVQ R10, R12
+	SBBQ $-1, R12
+	MOVQ R12, 88(SP)
+	SBBQ R12, R12
+	ADDQ R14, R12
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R11, R9
+	MOVQ R15, R8
+	MOVQ R13, SI
+	MOVQ AX, DI
+	MOVQ BX, R14
+	MOVQ CX, R10
+	ADDQ (SP), R11
+	ADCQ 8(SP), R15
+	ADCQ 16(SP), R13
+	ADCQ 24(SP), AX
+	ADCQ 32(SP), BX
+	ADCQ 40(SP), CX
+	ADDQ 48(SP), R9
+	ADCQ 56(SP), R8
+	ADCQ 64(SP), SI
+	ADCQ 72(SP), DI
+	ADCQ 80(SP), R14
+	ADCQ 88(SP), R10
+	ADCQ $0x00, R12
+	XORQ R9, R11
+	ANDQ R12, R11
+	XORQ R11, R9
+	XORQ R8, R15
+	ANDQ R12, R15
+	XORQ R15, R8
+	XORQ SI, R13
+	ANDQ R12, R13
+	XORQ R13, SI
+	XORQ DI, AX
+	ANDQ R12, AX
+	XORQ AX, DI
+	XORQ R14, BX
+	ANDQ R12, BX
+	XORQ BX, R14
+	XORQ R10, CX
+	ANDQ R12, CX
+	XORQ CX, R10
+	MOVQ z+0(FP), R11
+	MOVQ R9, (R11)
+	MOVQ R8, 8(R11)
+	MOVQ SI, 16(R11)
+	MOVQ DI, 24(R11)
+	MOVQ R14, 32(R11)
+	MOVQ R10, 40(R11)
+	RET
+
+// func squareADX(z *[6]uint64, x *[6]uint64)
+// Requires: ADX, BMI2
+TEXT ·squareADX(SB), NOSPLIT, $96-16
+	MOVQ x+8(FP), SI
+
+	// Row 0: c[1..6] = x0·x[1..5].
+	MOVQ  (SI), DX
+	MULXQ 8(SI), CX, BX
+	MULXQ 16(SI), AX, DI
+	ADDQ  AX, BX
+	MULXQ 24(SI), AX, R8
+	ADCQ  AX, DI
+	MULXQ 32(SI), AX, R9
+	ADCQ  AX, R8
+	MULXQ 40(SI), AX, R10
+	ADCQ  AX, R9
+	ADCQ  $0x00, R10
+
+	// Row 1: c[3..7] += x1·x[2..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R13
+	MOVQ  8(SI), DX
+	MULXQ 16(SI), R11, R12
+	ADCXQ R11, DI
+	ADOXQ R12, R8
+	MULXQ 24(SI), R11, R12
+	ADCXQ R11, R8
+	ADOXQ R12, R9
+	MULXQ 32(SI), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, R10
+	MULXQ 40(SI), R11, R12
+	ADCXQ R11, R10
+	ADOXQ R12, R13
+	ADCQ  $0x00, R13
+
+	// Row 2: c[5..8] += x2·x[3..5]; low halves on CF, high halves on OF.
+	XORL  R14, R14
+	MOVL  $0x00000000, AX
+	MOVQ  16(SI), DX
+	MULXQ 24(SI), R14, R15
+	ADCXQ R14, R9
+	ADOXQ R15, R10
+	MULXQ 32(SI), R14, R15
+	ADCXQ R14, R10
+	ADOXQ R15, R13
+	MULXQ 40(SI), R14, R15
+	ADCXQ R14, R13
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Row 3: c[7..9] += x3·x[4..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R14
+	MOVQ  24(SI), DX
+	MULXQ 32(SI), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, AX
+	MULXQ 40(SI), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R14
+	ADCQ  $0x00, R14
+
+	// Row 4: c[9..10] += x4·x[5..5]; low halves on CF, high halves on OF.
+	XORL  R15, R15
+	MOVL  $0x00000000, R12
+	MOVQ  32(SI), DX
+	MULXQ 40(SI), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, R12
+	ADCQ  $0x00, R12
+	MOVQ  R14, 72(SP)
+	MOVQ  R12, 80(SP)
+
+	// f = 2c + Σ x_i²·2^(128i): doubling on CF, squares on OF; f[9..11] go to tmp.
+	XORL  R15, R15
+	MOVQ  (SI), DX
+	MULXQ (SI), R15, R11
+	MOVL  $0x00000000, R14
+	ADCXQ R14, R14
+	ADOXQ R15, R14
+	ADCXQ CX, CX
+	ADOXQ R11, CX
+	MOVQ  8(SI), DX
+	MULXQ 8(SI), R15, R11
+	ADCXQ BX, BX
+	ADOXQ R15, BX
+	ADCXQ DI, DI
+	ADOXQ R11, DI
+	MOVQ  16(SI), DX
+	MULXQ 16(SI), R15, R11
+	ADCXQ R8, R8
+	ADOXQ R15, R8
+	ADCXQ R9, R9
+	ADOXQ R11, R9
+	MOVQ  24(SI), DX
+	MULXQ 24(SI), R15, R11
+	ADCXQ R10, R10
+	ADOXQ R15, R10
+	ADCXQ R13, R13
+	ADOXQ R11, R13
+	MOVQ  32(SI), DX
+	MULXQ 32(SI), R15, R11
+	ADCXQ AX, AX
+	ADOXQ R15, AX
+	MOVQ  72(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 72(SP)
+	MOVQ  40(SI), DX
+	MULXQ 40(SI), R15, R11
+	MOVQ  80(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R15, DX
+	MOVQ  DX, 80(SP)
+	MOVL  $0x00000000, DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 88(SP)
+
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R14, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R14
+	MOVQ R14, (SP)
+	MOVQ R14, R15
+	SHRQ $0x20, R15
+	MOVQ R14, R12
+	ADDQ R15, R12
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	CMPQ R14, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R12
+	SUBQ DX, CX
+	SBBQ R12, BX
+	SBBQ R11, DI
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ CX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, CX
+	MOVQ CX, 8(SP)
+	MOVQ CX, R12
+	SHRQ $0x20, R12
+	MOVQ CX, SI
+	ADDQ R12, SI
+	ADCQ $0x00, R11
+	CMPQ CX, DX
+	SBBQ R12, DX
+	SBBQ $0x00, SI
+	SUBQ DX, BX
+	SBBQ SI, DI
+	SBBQ R11, R8
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 16(SP)
+	MOVQ BX, R15
+	SHRQ $0x20, R15
+	MOVQ BX, R14
+	ADDQ R15, R14
+	ADCQ $0x00, R11
+	CMPQ BX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R14
+	SUBQ DX, DI
+	SBBQ R14, R8
+	SBBQ R11, R9
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ DI, DX
+	SHLQ $0x20, DX
+	ADDQ DX, DI
+	MOVQ DI, 24(SP)
+	MOVQ DI, CX
+	SHRQ $0x20, CX
+	MOVQ DI, SI
+	ADDQ CX, SI
+	ADCQ $0x00, R11
+	CMPQ DI, DX
+	SBBQ CX, DX
+	SBBQ $0x00, SI
+	SUBQ DX, R8
+	SBBQ SI, R9
+	SBBQ R11, R10
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R8, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R8
+	MOVQ R8, 32(SP)
+	MOVQ R8, R14
+	SHRQ $0x20, R14
+	MOVQ R8, R12
+	ADDQ R14, R12
+	ADCQ $0x00, R11
+	CMPQ R8, DX
+	SBBQ R14, DX
+	SBBQ $0x00, R12
+	SUBQ DX, R9
+	SBBQ R12, R10
+	SBBQ R11, R13
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	MOVQ 72(SP), BX
+	MOVQ 80(SP), R15
+	MOVQ 88(SP), SI
+
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R9, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R9
+	MOVQ R9, 40(SP)
+	MOVQ R9, CX
+	SHRQ $0x20, CX
+	MOVQ R9, DI
+	ADDQ CX, DI
+	ADCQ $0x00, R11
+	CMPQ R9, DX
+	SBBQ CX, DX
+	SBBQ $0x00, DI
+	SUBQ DX, R10
+	SBBQ DI, R13
+	SBBQ R11, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, R15
+	SBBQ $0x00, SI
+	SBBQ R11, R11
+
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ (SP), R12
+	SUBQ DX, R12
+	MOVQ R12, 48(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 8(SP), R12
+	SBBQ DX, R12
+	MOVQ R12, 56(SP)
+	MOVQ 16(SP), R12
+	SBBQ $-2, R12
+	MOVQ R12, 64(SP)
+	MOVQ 24(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 72(SP)
+	MOVQ 32(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 80(SP)
+	MOVQ R9, R12
+	SBBQ $-1, R12
+	MOVQ R12, 88(SP)
+	SBBQ R12, R12
+	ADDQ R11, R12
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R13, R14
+	MOVQ AX, DI
+	MOVQ BX, CX
+	MOVQ R15, R11
+	MOVQ SI, R9
+	ADDQ (SP), R10
+	ADCQ 8(SP), R13
+	ADCQ 16(SP), AX
+	ADCQ 24(SP), BX
+	ADCQ 32(SP), R15
+	ADCQ 40(SP), SI
+	ADDQ 48(SP), R8
+	ADCQ 56(SP), R14
+	ADCQ 64(SP), DI
+	ADCQ 72(SP), CX
+	ADCQ 80(SP), R11
+	ADCQ 88(SP), R9
+	ADCQ $0x00, R12
+	XORQ R8, R10
+	ANDQ R12, R10
+	XORQ R10, R8
+	XORQ R14, R13
+	ANDQ R12, R13
+	XORQ R13, R14
+	XORQ DI, AX
+	ANDQ R12, AX
+	XORQ AX, DI
+	XORQ CX, BX
+	ANDQ R12, BX
+	XORQ BX, CX
+	XORQ R11, R15
+	ANDQ R12, R15
+	XORQ R15, R11
+	XORQ R9, SI
+	ANDQ R12, SI
+	XORQ SI, R9
+	MOVQ z+0(FP), R10
+	MOVQ R8, (R10)
+	MOVQ R14, 8(R10)
+	MOVQ DI, 16(R10)
+	MOVQ CX, 24(R10)
+	MOVQ R11, 32(R10)
+	MOVQ R9, 40(R10)
+	RET
+
+// func mulMULQ(z *[6]uint64, x *[6]uint64, y *[6]uint64)
+TEXT ·mulMULQ(SB), NOSPLIT, $96-24
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+
+	// Row 0: a[0..6] += x·y[0].
+	MOVQ (SI), AX
+	MULQ (DI)
+	MOVQ AX, CX
+	MOVQ DX, BX
+	MOVQ 8(SI), AX
+	MULQ (DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R8
+	MOVQ DX, BX
+	MOVQ 16(SI), AX
+	MULQ (DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R9
+	MOVQ DX, BX
+	MOVQ 24(SI), AX
+	MULQ (DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R10
+	MOVQ DX, BX
+	MOVQ 32(SI), AX
+	MULQ (DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R11
+	MOVQ DX, BX
+	MOVQ 40(SI), AX
+	MULQ (DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R12
+	MOVQ DX, R13
+
+	// Row 1: a[1..7] += x·y[1].
+	MOVQ (SI), AX
+	MULQ 8(DI)
+	ADDQ AX, R8
+	ADCQ $0x00, DX
+	MOVQ DX, R14
+	MOVQ 8(SI), AX
+	MULQ 8(DI)
+	ADDQ R14, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R9
+	ADCQ $0x00, DX
+	MOVQ DX, R14
+	MOVQ 16(SI), AX
+	MULQ 8(DI)
+	ADDQ R14, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, R14
+	MOVQ 24(SI), AX
+	MULQ 8(DI)
+	ADDQ R14, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, R14
+	MOVQ 32(SI), AX
+	MULQ 8(DI)
+	ADDQ R14, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, R14
+	MOVQ 40(SI), AX
+	MULQ 8(DI)
+	ADDQ R14, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, R15
+
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ CX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, CX
+	MOVQ CX, (SP)
+	MOVQ CX, AX
+	SHRQ $0x20, AX
+	MOVQ CX, BX
+	ADDQ AX, BX
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+	CMPQ CX, DX
+	SBBQ AX, DX
+	SBBQ $0x00, BX
+	SUBQ DX, R8
+	SBBQ BX, R9
+	SBBQ R14, R10
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Row 2: a[2..8] += x·y[2].
+	MOVQ (SI), AX
+	MULQ 16(DI)
+	ADDQ AX, R9
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 8(SI), AX
+	MULQ 16(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 16(SI), AX
+	MULQ 16(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 24(SI), AX
+	MULQ 16(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 32(SI), AX
+	MULQ 16(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 40(SI), AX
+	MULQ 16(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R15
+	ADCQ $0x00, DX
+	MOVQ DX, CX
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R8, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R8
+	MOVQ R8, 8(SP)
+	MOVQ R8, AX
+	SHRQ $0x20, AX
+	MOVQ R8, BX
+	ADDQ AX, BX
+	ADCQ $0x00, R14
+	CMPQ R8, DX
+	SBBQ AX, DX
+	SBBQ $0x00, BX
+	SUBQ DX, R9
+	SBBQ BX, R10
+	SBBQ R14, R11
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Row 3: a[3..9] += x·y[3].
+	MOVQ (SI), AX
+	MULQ 24(DI)
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 8(SI), AX
+	MULQ 24(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 16(SI), AX
+	MULQ 24(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 24(SI), AX
+	MULQ 24(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 32(SI), AX
+	MULQ 24(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R15
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 40(SI), AX
+	MULQ 24(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, CX
+	ADCQ $0x00, DX
+	MOVQ DX, R8
+
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R9, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R9
+	MOVQ R9, 16(SP)
+	MOVQ R9, AX
+	SHRQ $0x20, AX
+	MOVQ R9, BX
+	ADDQ AX, BX
+	ADCQ $0x00, R14
+	CMPQ R9, DX
+	SBBQ AX, DX
+	SBBQ $0x00, BX
+	SUBQ DX, R10
+	SBBQ BX, R11
+	SBBQ R14, R12
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Row 4: a[4..10] += x·y[4].
+	MOVQ (SI), AX
+	MULQ 32(DI)
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 8(SI), AX
+	MULQ 32(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 16(SI), AX
+	MULQ 32(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 24(SI), AX
+	MULQ 32(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R15
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 32(SI), AX
+	MULQ 32(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, CX
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 40(SI), AX
+	MULQ 32(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R8
+	ADCQ $0x00, DX
+	MOVQ DX, R9
+
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R10, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R10
+	MOVQ R10, 24(SP)
+	MOVQ R10, AX
+	SHRQ $0x20, AX
+	MOVQ R10, BX
+	ADDQ AX, BX
+	ADCQ $0x00, R14
+	CMPQ R10, DX
+	SBBQ AX, DX
+	SBBQ $0x00, BX
+	SUBQ DX, R11
+	SBBQ BX, R12
+	SBBQ R14, R13
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Row 5: a[5..11] += x·y[5].
+	MOVQ (SI), AX
+	MULQ 40(DI)
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 8(SI), AX
+	MULQ 40(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 16(SI), AX
+	MULQ 40(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R15
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 24(SI), AX
+	MULQ 40(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, CX
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 32(SI), AX
+	MULQ 40(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R8
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 40(SI), AX
+	MULQ 40(DI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R9
+	ADCQ $0x00, DX
+	MOVQ DX, R10
+
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R11, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R11
+	MOVQ R11, 32(SP)
+	MOVQ R11, AX
+	SHRQ $0x20, AX
+	MOVQ R11, BX
+	ADDQ AX, BX
+	ADCQ $0x00, R14
+	CMPQ R11, DX
+	SBBQ AX, DX
+	SBBQ $0x00, BX
+	SUBQ DX, R12
+	SBBQ BX, R13
+	SBBQ R14, R15
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R12, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R12
+	MOVQ R12, 40(SP)
+	MOVQ R12, AX
+	SHRQ $0x20, AX
+	MOVQ R12, SI
+	ADDQ AX, SI
+	ADCQ $0x00, R14
+	CMPQ R12, DX
+	SBBQ AX, DX
+	SBBQ $0x00, SI
+	SUBQ DX, R13
+	SBBQ SI, R15
+	SBBQ R14, CX
+	SBBQ $0x00, R8
+	SBBQ $0x00, R9
+	SBBQ $0x00, R10
+	SBBQ R14, R14
+
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ (SP), DI
+	SUBQ DX, DI
+	MOVQ DI, 48(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 8(SP), DI
+	SBBQ DX, DI
+	MOVQ DI, 56(SP)
+	MOVQ 16(SP), DI
+	SBBQ $-2, DI
+	MOVQ DI, 64(SP)
+	MOVQ 24(SP), DI
+	SBBQ $-1, DI
+	MOVQ DI, 72(SP)
+	MOVQ 32(SP), DI
+	SBBQ $-1, DI
+	MOVQ DI, 80(SP)
+	MOVQ R12, DI
+	SBBQ $-1, DI
+	MOVQ DI, 88(SP)
+	SBBQ DI, DI
+	ADDQ R14, DI
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R13, BX
+	MOVQ R15, R11
+	MOVQ CX, SI
+	MOVQ R8, AX
+	MOVQ R9, R14
+	MOVQ R10, R12
+	ADDQ (SP), R13
+	ADCQ 8(SP), R15
+	ADCQ 16(SP), CX
+	ADCQ 24(SP), R8
+	ADCQ 32(SP), R9
+	ADCQ 40(SP), R10
+	ADDQ 48(SP), BX
+	ADCQ 56(SP), R11
+	ADCQ 64(SP), SI
+	ADCQ 72(SP), AX
+	ADCQ 80(SP), R14
+	ADCQ 88(SP), R12
+	ADCQ $0x00, DI
+	XORQ BX, R13
+	ANDQ DI, R13
+	XORQ R13, BX
+	XORQ R11, R15
+	ANDQ DI, R15
+	XORQ R15, R11
+	XORQ SI, CX
+	ANDQ DI, CX
+	XORQ CX, SI
+	XORQ AX, R8
+	ANDQ DI, R8
+	XORQ R8, AX
+	XORQ R14, R9
+	ANDQ DI, R9
+	XORQ R9, R14
+	XORQ R12, R10
+	ANDQ DI, R10
+	XORQ R10, R12
+	MOVQ z+0(FP), R13
+	MOVQ BX, (R13)
+	MOVQ R11, 8(R13)
+	MOVQ SI, 16(R13)
+	MOVQ AX, 24(R13)
+	MOVQ R14, 32(R13)
+	MOVQ R12, 40(R13)
+	RET
+
+// func squareMULQ(z *[6]uint64, x *[6]uint64)
+TEXT ·squareMULQ(SB), NOSPLIT, $96-16
+	MOVQ x+8(FP), SI
+
+	// Row 0: c[1..6] += x0·x[1..5].
+	MOVQ 8(SI), AX
+	MULQ (SI)
+	MOVQ AX, CX
+	MOVQ DX, BX
+	MOVQ 16(SI), AX
+	MULQ (SI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, DI
+	MOVQ DX, BX
+	MOVQ 24(SI), AX
+	MULQ (SI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R8
+	MOVQ DX, BX
+	MOVQ 32(SI), AX
+	MULQ (SI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R9
+	MOVQ DX, BX
+	MOVQ 40(SI), AX
+	MULQ (SI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R10
+	MOVQ DX, R11
+
+	// Row 1: c[3..7] += x1·x[2..5].
+	MOVQ 16(SI), AX
+	MULQ 8(SI)
+	ADDQ AX, R8
+	ADCQ $0x00, DX
+	MOVQ DX, R12
+	MOVQ 24(SI), AX
+	MULQ 8(SI)
+	ADDQ R12, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R9
+	ADCQ $0x00, DX
+	MOVQ DX, R12
+	MOVQ 32(SI), AX
+	MULQ 8(SI)
+	ADDQ R12, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, R12
+	MOVQ 40(SI), AX
+	MULQ 8(SI)
+	ADDQ R12, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, R13
+
+	// Row 2: c[5..8] += x2·x[3..5].
+	MOVQ 24(SI), AX
+	MULQ 16(SI)
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, R14
+	MOVQ 32(SI), AX
+	MULQ 16(SI)
+	ADDQ R14, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, R14
+	MOVQ 40(SI), AX
+	MULQ 16(SI)
+	ADDQ R14, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, R15
+
+	// Row 3: c[7..9] += x3·x[4..5].
+	MOVQ 32(SI), AX
+	MULQ 24(SI)
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 40(SI), AX
+	MULQ 24(SI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	ADDQ AX, R15
+	ADCQ $0x00, DX
+	MOVQ DX, R12
+
+	// Row 4: c[9..10] += x4·x[5..5].
+	MOVQ 40(SI), AX
+	MULQ 32(SI)
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+
+	// f = 2c + Σ x_i²·2^(128i): c doubled on one chain, c[9..11] in tmp.
+	MOVQ R12, 72(SP)
+	MOVQ BX, 80(SP)
+	ADDQ CX, CX
+	ADCQ DI, DI
+	ADCQ R8, R8
+	ADCQ R9, R9
+	ADCQ R10, R10
+	ADCQ R11, R11
+	ADCQ R13, R13
+	ADCQ R15, R15
+	MOVQ 72(SP), AX
+	ADCQ AX, AX
+	MOVQ AX, 72(SP)
+	MOVQ 80(SP), AX
+	ADCQ AX, AX
+	MOVQ AX, 80(SP)
+	MOVL $0x00000000, AX
+	ADCQ $0x00, AX
+	MOVQ AX, 88(SP)
+
+	// The squares, the carry kept in a mask across each MULQ.
+	MOVQ (SI), AX
+	MULQ (SI)
+	MOVQ AX, R12
+	ADDQ DX, CX
+	SBBQ R14, R14
+	MOVQ 8(SI), AX
+	MULQ 8(SI)
+	NEGQ R14
+	ADCQ AX, DI
+	ADCQ DX, R8
+	SBBQ R14, R14
+	MOVQ 16(SI), AX
+	MULQ 16(SI)
+	NEGQ R14
+	ADCQ AX, R9
+	ADCQ DX, R10
+	SBBQ R14, R14
+	MOVQ 24(SI), AX
+	MULQ 24(SI)
+	NEGQ R14
+	ADCQ AX, R11
+	ADCQ DX, R13
+	SBBQ R14, R14
+	MOVQ 32(SI), AX
+	MULQ 32(SI)
+	NEGQ R14
+	ADCQ AX, R15
+	ADCQ DX, 72(SP)
+	SBBQ R14, R14
+	MOVQ 40(SI), AX
+	MULQ 40(SI)
+	NEGQ R14
+	ADCQ AX, 80(SP)
+	ADCQ DX, 88(SP)
+
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R12, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R12
+	MOVQ R12, (SP)
+	MOVQ R12, AX
+	SHRQ $0x20, AX
+	MOVQ R12, BX
+	ADDQ AX, BX
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+	CMPQ R12, DX
+	SBBQ AX, DX
+	SBBQ $0x00, BX
+	SUBQ DX, CX
+	SBBQ BX, DI
+	SBBQ R14, R8
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ CX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, CX
+	MOVQ CX, 8(SP)
+	MOVQ CX, AX
+	SHRQ $0x20, AX
+	MOVQ CX, SI
+	ADDQ AX, SI
+	ADCQ $0x00, R14
+	CMPQ CX, DX
+	SBBQ AX, DX
+	SBBQ $0x00, SI
+	SUBQ DX, DI
+	SBBQ SI, R8
+	SBBQ R14, R9
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ DI, DX
+	SHLQ $0x20, DX
+	ADDQ DX, DI
+	MOVQ DI, 16(SP)
+	MOVQ DI, AX
+	SHRQ $0x20, AX
+	MOVQ DI, BX
+	ADDQ AX, BX
+	ADCQ $0x00, R14
+	CMPQ DI, DX
+	SBBQ AX, DX
+	SBBQ $0x00, BX
+	SUBQ DX, R8
+	SBBQ BX, R9
+	SBBQ R14, R10
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R8, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R8
+	MOVQ R8, 24(SP)
+	MOVQ R8, AX
+	SHRQ $0x20, AX
+	MOVQ R8, R12
+	ADDQ AX, R12
+	ADCQ $0x00, R14
+	CMPQ R8, DX
+	SBBQ AX, DX
+	SBBQ $0x00, R12
+	SUBQ DX, R9
+	SBBQ R12, R10
+	SBBQ R14, R11
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R9, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R9
+	MOVQ R9, 32(SP)
+	MOVQ R9, AX
+	SHRQ $0x20, AX
+	MOVQ R9, SI
+	ADDQ AX, SI
+	ADCQ $0x00, R14
+	CMPQ R9, DX
+	SBBQ AX, DX
+	SBBQ $0x00, SI
+	SUBQ DX, R10
+	SBBQ SI, R11
+	SBBQ R14, R13
+	MOVL $0x00000000, R14
+	ADCQ $0x00, R14
+	MOVQ 72(SP), CX
+	MOVQ 80(SP), BX
+	MOVQ 88(SP), DI
+
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R10, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R10
+	MOVQ R10, 40(SP)
+	MOVQ R10, AX
+	SHRQ $0x20, AX
+	MOVQ R10, R12
+	ADDQ AX, R12
+	ADCQ $0x00, R14
+	CMPQ R10, DX
+	SBBQ AX, DX
+	SBBQ $0x00, R12
+	SUBQ DX, R11
+	SBBQ R12, R13
+	SBBQ R14, R15
+	SBBQ $0x00, CX
+	SBBQ $0x00, BX
+	SBBQ $0x00, DI
+	SBBQ R14, R14
+
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ (SP), R8
+	SUBQ DX, R8
+	MOVQ R8, 48(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 8(SP), R8
+	SBBQ DX, R8
+	MOVQ R8, 56(SP)
+	MOVQ 16(SP), R8
+	SBBQ $-2, R8
+	MOVQ R8, 64(SP)
+	MOVQ 24(SP), R8
+	SBBQ $-1, R8
+	MOVQ R8, 72(SP)
+	MOVQ 32(SP), R8
+	SBBQ $-1, R8
+	MOVQ R8, 80(SP)
+	MOVQ R10, R8
+	SBBQ $-1, R8
+	MOVQ R8, 88(SP)
+	SBBQ R8, R8
+	ADDQ R14, R8
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R11, SI
+	MOVQ R13, R9
+	MOVQ R15, R12
+	MOVQ CX, AX
+	MOVQ BX, R14
+	MOVQ DI, R10
+	ADDQ (SP), R11
+	ADCQ 8(SP), R13
+	ADCQ 16(SP), R15
+	ADCQ 24(SP), CX
+	ADCQ 32(SP), BX
+	ADCQ 40(SP), DI
+	ADDQ 48(SP), SI
+	ADCQ 56(SP), R9
+	ADCQ 64(SP), R12
+	ADCQ 72(SP), AX
+	ADCQ 80(SP), R14
+	ADCQ 88(SP), R10
+	ADCQ $0x00, R8
+	XORQ SI, R11
+	ANDQ R8, R11
+	XORQ R11, SI
+	XORQ R9, R13
+	ANDQ R8, R13
+	XORQ R13, R9
+	XORQ R12, R15
+	ANDQ R8, R15
+	XORQ R15, R12
+	XORQ AX, CX
+	ANDQ R8, CX
+	XORQ CX, AX
+	XORQ R14, BX
+	ANDQ R8, BX
+	XORQ BX, R14
+	XORQ R10, DI
+	ANDQ R8, DI
+	XORQ DI, R10
+	MOVQ z+0(FP), R11
+	MOVQ SI, (R11)
+	MOVQ R9, 8(R11)
+	MOVQ R12, 16(R11)
+	MOVQ AX, 24(R11)
+	MOVQ R14, 32(R11)
+	MOVQ R10, 40(R11)
+	RET
+
+// func mulADXMont(z *[6]uint64, x *[6]uint64, y *[6]uint64)
 // Requires: ADX, BMI2, CMOV
-TEXT ·mulADX(SB), NOSPLIT, $0-24
+TEXT ·mulADXMont(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), SI
 	MOVQ y+16(FP), DI
 
@@ -365,827 +1796,11 @@ TEXT ·mulADX(SB), NOSPLIT, $0-24
 	MOVQ    DI, 40(R11)
 	RET
 
-// func squareADX(z *[6]uint64, x *[6]uint64)
-// Requires: ADX, BMI2, CMOV
-TEXT ·squareADX(SB), NOSPLIT, $96-16
-	MOVQ x+8(FP), SI
-
-	// Row 0: c[1..6] = x0·x[1..5].
-	MOVQ  (SI), DX
-	MULXQ 8(SI), CX, BX
-	MULXQ 16(SI), AX, DI
-	ADDQ  AX, BX
-	MULXQ 24(SI), AX, R8
-	ADCQ  AX, DI
-	MULXQ 32(SI), AX, R9
-	ADCQ  AX, R8
-	MULXQ 40(SI), AX, R10
-	ADCQ  AX, R9
-	ADCQ  $0x00, R10
-	MOVQ  CX, 8(SP)
-	MOVQ  BX, 16(SP)
-
-	// Row 1: c[3..7] += x1·x[2..5]; low halves on CF, high halves on OF.
-	XORL  R13, R13
-	MOVL  $0x00000000, R14
-	MOVQ  8(SI), DX
-	MULXQ 16(SI), R11, R12
-	ADCXQ R11, DI
-	ADOXQ R12, R8
-	MULXQ 24(SI), R11, R12
-	ADCXQ R11, R8
-	ADOXQ R12, R9
-	MULXQ 32(SI), R11, R12
-	ADCXQ R11, R9
-	ADOXQ R12, R10
-	MULXQ 40(SI), R11, R12
-	ADCXQ R11, R10
-	ADOXQ R12, R14
-	ADCXQ R13, R14
-	MOVQ  DI, 24(SP)
-	MOVQ  R8, 32(SP)
-
-	// Row 2: c[5..8] += x2·x[3..5]; low halves on CF, high halves on OF.
-	XORL  CX, CX
-	MOVL  $0x00000000, BX
-	MOVQ  16(SI), DX
-	MULXQ 24(SI), R15, AX
-	ADCXQ R15, R9
-	ADOXQ AX, R10
-	MULXQ 32(SI), R15, AX
-	ADCXQ R15, R10
-	ADOXQ AX, R14
-	MULXQ 40(SI), R15, AX
-	ADCXQ R15, R14
-	ADOXQ AX, BX
-	ADCXQ CX, BX
-	MOVQ  R9, 40(SP)
-	MOVQ  R10, 48(SP)
-
-	// Row 3: c[7..9] += x3·x[4..5]; low halves on CF, high halves on OF.
-	XORL  R13, R13
-	MOVL  $0x00000000, DI
-	MOVQ  24(SI), DX
-	MULXQ 32(SI), R11, R12
-	ADCXQ R11, R14
-	ADOXQ R12, BX
-	MULXQ 40(SI), R11, R12
-	ADCXQ R11, BX
-	ADOXQ R12, DI
-	ADCXQ R13, DI
-	MOVQ  R14, 56(SP)
-	MOVQ  BX, 64(SP)
-
-	// Row 4: c[9..10] += x4·x[5..5]; low halves on CF, high halves on OF.
-	XORL  AX, AX
-	MOVL  $0x00000000, CX
-	MOVQ  32(SI), DX
-	MULXQ 40(SI), R8, R15
-	ADCXQ R8, DI
-	ADOXQ R15, CX
-	ADCXQ AX, CX
-	MOVQ  DI, 72(SP)
-	MOVQ  CX, 80(SP)
-
-	// f = 2c + Σ x_i²·2^(128i): doubling on CF, squares on OF; f[0..5] stay, f[6..11] go to the frame.
-	XORL  R11, R11
-	MOVQ  (SI), DX
-	MULXQ (SI), R9, R10
-	MOVL  $0x00000000, R12
-	ADCXQ R12, R12
-	ADOXQ R9, R12
-	MOVQ  8(SP), R13
-	ADCXQ R13, R13
-	ADOXQ R10, R13
-	MOVQ  8(SI), DX
-	MULXQ 8(SI), R9, R10
-	MOVQ  16(SP), R14
-	ADCXQ R14, R14
-	ADOXQ R9, R14
-	MOVQ  24(SP), BX
-	ADCXQ BX, BX
-	ADOXQ R10, BX
-	MOVQ  16(SI), DX
-	MULXQ 16(SI), R9, R10
-	MOVQ  32(SP), R8
-	ADCXQ R8, R8
-	ADOXQ R9, R8
-	MOVQ  40(SP), R15
-	ADCXQ R15, R15
-	ADOXQ R10, R15
-	MOVQ  24(SI), DX
-	MULXQ 24(SI), R9, R10
-	MOVQ  48(SP), DX
-	ADCXQ DX, DX
-	ADOXQ R9, DX
-	MOVQ  DX, 48(SP)
-	MOVQ  56(SP), DX
-	ADCXQ DX, DX
-	ADOXQ R10, DX
-	MOVQ  DX, 56(SP)
-	MOVQ  32(SI), DX
-	MULXQ 32(SI), R9, R10
-	MOVQ  64(SP), DX
-	ADCXQ DX, DX
-	ADOXQ R9, DX
-	MOVQ  DX, 64(SP)
-	MOVQ  72(SP), DX
-	ADCXQ DX, DX
-	ADOXQ R10, DX
-	MOVQ  DX, 72(SP)
-	MOVQ  40(SI), DX
-	MULXQ 40(SI), R9, R10
-	MOVQ  80(SP), DX
-	ADCXQ DX, DX
-	ADOXQ R9, DX
-	MOVQ  DX, 80(SP)
-	MOVL  $0x00000000, DX
-	ADCXQ DX, DX
-	ADOXQ R10, DX
-	MOVQ  DX, 88(SP)
-
-	// r = (L + Q·p)/2^384 for L = f[0..5]: six reduction rounds.
-	MOVL $0x00000000, AX
-	MOVL $0x00000000, DI
-
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ R12, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R12
-	MOVQ R12, DX
-	SHLQ $0x20, DX
-	MOVQ R12, CX
-	SHRQ $0x20, CX
-	XORL R10, R10
-	MOVQ R12, R9
-	ADDQ CX, R9
-	ADCQ $0x00, R10
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R12, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R9
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R13
-	SBBQ R9, R14
-	SBBQ R10, BX
-	SBBQ $0x00, R8
-	SBBQ $0x00, R15
-	SBBQ $0x00, R12
-	ADDQ R12, AX
-	ADCQ $0x00, DI
-	MOVL $0x00000000, R11
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ R13, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R13
-	MOVQ R13, DX
-	SHLQ $0x20, DX
-	MOVQ R13, CX
-	SHRQ $0x20, CX
-	XORL R10, R10
-	MOVQ R13, R9
-	ADDQ CX, R9
-	ADCQ $0x00, R10
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R13, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R9
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R14
-	SBBQ R9, BX
-	SBBQ R10, R8
-	SBBQ $0x00, R15
-	SBBQ $0x00, AX
-	SBBQ $0x00, R13
-	ADDQ R13, DI
-	ADCQ $0x00, R11
-	MOVL $0x00000000, R12
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
-	MOVQ R14, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R14
-	MOVQ R14, DX
-	SHLQ $0x20, DX
-	MOVQ R14, CX
-	SHRQ $0x20, CX
-	XORL R10, R10
-	MOVQ R14, R9
-	ADDQ CX, R9
-	ADCQ $0x00, R10
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R14, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R9
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, BX
-	SBBQ R9, R8
-	SBBQ R10, R15
-	SBBQ $0x00, AX
-	SBBQ $0x00, DI
-	SBBQ $0x00, R14
-	ADDQ R14, R11
-	ADCQ $0x00, R12
-	MOVL $0x00000000, R13
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, CX
-	SHRQ $0x20, CX
-	XORL R10, R10
-	MOVQ BX, R9
-	ADDQ CX, R9
-	ADCQ $0x00, R10
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R9
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R9, R15
-	SBBQ R10, AX
-	SBBQ $0x00, DI
-	SBBQ $0x00, R11
-	SBBQ $0x00, BX
-	ADDQ BX, R12
-	ADCQ $0x00, R13
-	MOVL $0x00000000, R14
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, CX
-	SHRQ $0x20, CX
-	XORL R10, R10
-	MOVQ R8, R9
-	ADDQ CX, R9
-	ADCQ $0x00, R10
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R8, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R9
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R15
-	SBBQ R9, AX
-	SBBQ R10, DI
-	SBBQ $0x00, R11
-	SBBQ $0x00, R12
-	SBBQ $0x00, R8
-	ADDQ R8, R13
-	ADCQ $0x00, R14
-	MOVL $0x00000000, BX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
-	MOVQ R15, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R15
-	MOVQ R15, DX
-	SHLQ $0x20, DX
-	MOVQ R15, CX
-	SHRQ $0x20, CX
-	XORL R10, R10
-	MOVQ R15, R9
-	ADDQ CX, R9
-	ADCQ $0x00, R10
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R15, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R9
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, AX
-	SBBQ R9, DI
-	SBBQ R10, R11
-	SBBQ $0x00, R12
-	SBBQ $0x00, R13
-	SBBQ $0x00, R15
-	ADDQ R15, R14
-	ADCQ $0x00, BX
-
-	// r + H < 2p, H = f[6..11]; minus p unless that borrows.
-	ADDQ    48(SP), AX
-	ADCQ    56(SP), DI
-	ADCQ    64(SP), R11
-	ADCQ    72(SP), R12
-	ADCQ    80(SP), R13
-	ADCQ    88(SP), R14
-	ADCQ    $0x00, BX
-	MOVQ    AX, R8
-	MOVQ    DI, CX
-	MOVQ    R11, R9
-	MOVQ    R12, R10
-	MOVQ    R13, R15
-	MOVQ    R14, SI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R8
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, CX
-	SBBQ    $-2, R9
-	SBBQ    $-1, R10
-	SBBQ    $-1, R15
-	SBBQ    $-1, SI
-	SBBQ    $0x00, BX
-	CMOVQCS AX, R8
-	CMOVQCS DI, CX
-	CMOVQCS R11, R9
-	CMOVQCS R12, R10
-	CMOVQCS R13, R15
-	CMOVQCS R14, SI
-	MOVQ    z+0(FP), AX
-	MOVQ    R8, (AX)
-	MOVQ    CX, 8(AX)
-	MOVQ    R9, 16(AX)
-	MOVQ    R10, 24(AX)
-	MOVQ    R15, 32(AX)
-	MOVQ    SI, 40(AX)
-	RET
-
-// func mulMULQ(z *[6]uint64, x *[6]uint64, y *[6]uint64)
+// func mulMULQMont(z *[6]uint64, x *[6]uint64, y *[6]uint64)
 // Requires: CMOV
-TEXT ·mulMULQ(SB), NOSPLIT, $0-24
+TEXT ·mulMULQMont(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), SI
 	MOVQ y+16(FP), DI
-
-	// Row 0: a[0..7] = x·y[0].
-	XORL R13, R13
-	MOVQ (SI), AX
-	MULQ (DI)
-	MOVQ AX, BX
-	MOVQ DX, CX
-	MOVQ 8(SI), AX
-	MULQ (DI)
-	ADDQ CX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, CX
-	MOVQ DX, R8
-	MOVQ 16(SI), AX
-	MULQ (DI)
-	ADDQ R8, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R8
-	MOVQ DX, R9
-	MOVQ 24(SI), AX
-	MULQ (DI)
-	ADDQ R9, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R9
-	MOVQ DX, R10
-	MOVQ 32(SI), AX
-	MULQ (DI)
-	ADDQ R10, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R10
-	MOVQ DX, R11
-	MOVQ 40(SI), AX
-	MULQ (DI)
-	ADDQ R11, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R11
-	MOVQ DX, R12
-
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ BX, AX
-	SHLQ $0x20, AX
-	ADDQ AX, BX
-	MOVQ BX, AX
-	SHLQ $0x20, AX
-	MOVQ BX, DX
-	SHRQ $0x20, DX
-	XORL R15, R15
-	MOVQ BX, R14
-	ADDQ DX, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, AX
-	SBBQ DX, AX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ AX, CX
-	SBBQ R14, R8
-	SBBQ R15, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, BX
-	ADDQ BX, R12
-	ADCQ $0x00, R13
-
-	// Row 1: a[1..8] += x·y[1].
-	MOVQ (SI), AX
-	MULQ 8(DI)
-	ADDQ AX, CX
-	ADCQ $0x00, DX
-	MOVQ DX, R14
-	MOVQ 8(SI), AX
-	MULQ 8(DI)
-	ADDQ R14, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R8
-	ADCQ $0x00, DX
-	MOVQ DX, R14
-	MOVQ 16(SI), AX
-	MULQ 8(DI)
-	ADDQ R14, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R9
-	ADCQ $0x00, DX
-	MOVQ DX, R14
-	MOVQ 24(SI), AX
-	MULQ 8(DI)
-	ADDQ R14, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, R14
-	MOVQ 32(SI), AX
-	MULQ 8(DI)
-	ADDQ R14, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, R14
-	MOVQ 40(SI), AX
-	MULQ 8(DI)
-	ADDQ R14, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVL $0x00000000, R15
-	ADDQ DX, R13
-	ADCQ $0x00, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ CX, AX
-	SHLQ $0x20, AX
-	ADDQ AX, CX
-	MOVQ CX, AX
-	SHLQ $0x20, AX
-	MOVQ CX, DX
-	SHRQ $0x20, DX
-	XORL R14, R14
-	MOVQ CX, BX
-	ADDQ DX, BX
-	ADCQ $0x00, R14
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ CX, AX
-	SBBQ DX, AX
-	SBBQ $0x00, BX
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ AX, R8
-	SBBQ BX, R9
-	SBBQ R14, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R12
-	SBBQ $0x00, CX
-	ADDQ CX, R13
-	ADCQ $0x00, R15
-
-	// Row 2: a[2..9] += x·y[2].
-	MOVQ (SI), AX
-	MULQ 16(DI)
-	ADDQ AX, R8
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 8(SI), AX
-	MULQ 16(DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R9
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 16(SI), AX
-	MULQ 16(DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 24(SI), AX
-	MULQ 16(DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 32(SI), AX
-	MULQ 16(DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 40(SI), AX
-	MULQ 16(DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVL $0x00000000, R14
-	ADDQ DX, R15
-	ADCQ $0x00, R14
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	ADDQ AX, R8
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	MOVQ R8, DX
-	SHRQ $0x20, DX
-	XORL BX, BX
-	MOVQ R8, CX
-	ADDQ DX, CX
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R8, AX
-	SBBQ DX, AX
-	SBBQ $0x00, CX
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ AX, R9
-	SBBQ CX, R10
-	SBBQ BX, R11
-	SBBQ $0x00, R12
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, R15
-	ADCQ $0x00, R14
-
-	// Row 3: a[3..10] += x·y[3].
-	MOVQ (SI), AX
-	MULQ 24(DI)
-	ADDQ AX, R9
-	ADCQ $0x00, DX
-	MOVQ DX, CX
-	MOVQ 8(SI), AX
-	MULQ 24(DI)
-	ADDQ CX, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, CX
-	MOVQ 16(SI), AX
-	MULQ 24(DI)
-	ADDQ CX, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, CX
-	MOVQ 24(SI), AX
-	MULQ 24(DI)
-	ADDQ CX, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, CX
-	MOVQ 32(SI), AX
-	MULQ 24(DI)
-	ADDQ CX, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, CX
-	MOVQ 40(SI), AX
-	MULQ 24(DI)
-	ADDQ CX, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R15
-	ADCQ $0x00, DX
-	MOVL $0x00000000, BX
-	ADDQ DX, R14
-	ADCQ $0x00, BX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
-	MOVQ R9, AX
-	SHLQ $0x20, AX
-	ADDQ AX, R9
-	MOVQ R9, AX
-	SHLQ $0x20, AX
-	MOVQ R9, DX
-	SHRQ $0x20, DX
-	XORL CX, CX
-	MOVQ R9, R8
-	ADDQ DX, R8
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R9, AX
-	SBBQ DX, AX
-	SBBQ $0x00, R8
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ AX, R10
-	SBBQ R8, R11
-	SBBQ CX, R12
-	SBBQ $0x00, R13
-	SBBQ $0x00, R15
-	SBBQ $0x00, R9
-	ADDQ R9, R14
-	ADCQ $0x00, BX
-
-	// Row 4: a[4..11] += x·y[4].
-	MOVQ (SI), AX
-	MULQ 32(DI)
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, R8
-	MOVQ 8(SI), AX
-	MULQ 32(DI)
-	ADDQ R8, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, R8
-	MOVQ 16(SI), AX
-	MULQ 32(DI)
-	ADDQ R8, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, R8
-	MOVQ 24(SI), AX
-	MULQ 32(DI)
-	ADDQ R8, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, R8
-	MOVQ 32(SI), AX
-	MULQ 32(DI)
-	ADDQ R8, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R15
-	ADCQ $0x00, DX
-	MOVQ DX, R8
-	MOVQ 40(SI), AX
-	MULQ 32(DI)
-	ADDQ R8, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R14
-	ADCQ $0x00, DX
-	MOVL $0x00000000, CX
-	ADDQ DX, BX
-	ADCQ $0x00, CX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
-	MOVQ R10, AX
-	SHLQ $0x20, AX
-	ADDQ AX, R10
-	MOVQ R10, AX
-	SHLQ $0x20, AX
-	MOVQ R10, DX
-	SHRQ $0x20, DX
-	XORL R8, R8
-	MOVQ R10, R9
-	ADDQ DX, R9
-	ADCQ $0x00, R8
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R10, AX
-	SBBQ DX, AX
-	SBBQ $0x00, R9
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ AX, R11
-	SBBQ R9, R12
-	SBBQ R8, R13
-	SBBQ $0x00, R15
-	SBBQ $0x00, R14
-	SBBQ $0x00, R10
-	ADDQ R10, BX
-	ADCQ $0x00, CX
-
-	// Row 5: a[5..12] += x·y[5].
-	MOVQ (SI), AX
-	MULQ 40(DI)
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, R9
-	MOVQ 8(SI), AX
-	MULQ 40(DI)
-	ADDQ R9, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, R9
-	MOVQ 16(SI), AX
-	MULQ 40(DI)
-	ADDQ R9, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, R9
-	MOVQ 24(SI), AX
-	MULQ 40(DI)
-	ADDQ R9, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R15
-	ADCQ $0x00, DX
-	MOVQ DX, R9
-	MOVQ 32(SI), AX
-	MULQ 40(DI)
-	ADDQ R9, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R14
-	ADCQ $0x00, DX
-	MOVQ DX, R9
-	MOVQ 40(SI), AX
-	MULQ 40(DI)
-	ADDQ R9, AX
-	ADCQ $0x00, DX
-	ADDQ AX, BX
-	ADCQ $0x00, DX
-	MOVL $0x00000000, R8
-	ADDQ DX, CX
-	ADCQ $0x00, R8
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
-	MOVQ R11, AX
-	SHLQ $0x20, AX
-	ADDQ AX, R11
-	MOVQ R11, AX
-	SHLQ $0x20, AX
-	MOVQ R11, DX
-	SHRQ $0x20, DX
-	XORL R9, R9
-	MOVQ R11, R10
-	ADDQ DX, R10
-	ADCQ $0x00, R9
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R11, AX
-	SBBQ DX, AX
-	SBBQ $0x00, R10
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ AX, R12
-	SBBQ R10, R13
-	SBBQ R9, R15
-	SBBQ $0x00, R14
-	SBBQ $0x00, BX
-	SBBQ $0x00, R11
-	ADDQ R11, CX
-	ADCQ $0x00, R8
-
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R12, R10
-	MOVQ    R13, R9
-	MOVQ    R15, R11
-	MOVQ    R14, SI
-	MOVQ    BX, DI
-	MOVQ    CX, AX
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R10
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R9
-	SBBQ    $-2, R11
-	SBBQ    $-1, SI
-	SBBQ    $-1, DI
-	SBBQ    $-1, AX
-	SBBQ    $0x00, R8
-	CMOVQCS R12, R10
-	CMOVQCS R13, R9
-	CMOVQCS R15, R11
-	CMOVQCS R14, SI
-	CMOVQCS BX, DI
-	CMOVQCS CX, AX
-	MOVQ    z+0(FP), R12
-	MOVQ    R10, (R12)
-	MOVQ    R9, 8(R12)
-	MOVQ    R11, 16(R12)
-	MOVQ    SI, 24(R12)
-	MOVQ    DI, 32(R12)
-	MOVQ    AX, 40(R12)
-	RET
-
-// func squareMULQ(z *[6]uint64, x *[6]uint64)
-// Requires: CMOV
-TEXT ·squareMULQ(SB), NOSPLIT, $0-16
-	MOVQ x+8(FP), SI
-	MOVQ SI, DI
 
 	// Row 0: a[0..7] = x·y[0].
 	XORL R13, R13

@@ -14,15 +14,25 @@ func mulADX(z *[6]uint64, x *[6]uint64, y *[6]uint64)
 //go:noescape
 func squareADX(z *[6]uint64, x *[6]uint64)
 
-// mulMULQ sets z = x·y·2^-384 mod p using only MULQ, ADDQ/ADCQ, shifts and CMOV.
+// mulMULQ sets z = x·y·2^-384 mod p using only MULQ, ADD/ADC/SUB/SBB, shifts, XOR and AND.
 //
 //go:noescape
 func mulMULQ(z *[6]uint64, x *[6]uint64, y *[6]uint64)
 
-// squareMULQ sets z = x·x·2^-384 mod p using only MULQ, ADDQ/ADCQ, shifts and CMOV.
+// squareMULQ sets z = x·x·2^-384 mod p with a dedicated squaring product, using only MULQ, ADD/ADC/SUB/SBB, NEG, shifts, XOR and AND.
 //
 //go:noescape
 func squareMULQ(z *[6]uint64, x *[6]uint64)
+
+// mulADXMont is mulADX by asmlib.MontMulN, for benchmarks only. It requires BMI2 and ADX.
+//
+//go:noescape
+func mulADXMont(z *[6]uint64, x *[6]uint64, y *[6]uint64)
+
+// mulMULQMont is mulMULQ by asmlib.MontMulN, for benchmarks only.
+//
+//go:noescape
+func mulMULQMont(z *[6]uint64, x *[6]uint64, y *[6]uint64)
 
 // mulADXMulxRedc is mulADX (or squareADX) with the textbook reduction round, for benchmarks only. It requires BMI2 and ADX.
 //
