@@ -188,8 +188,8 @@ func (st *red384) finish(r []GPPhysical, pr GPPhysical, regs *Pool) []GPPhysical
 // uses:
 //
 //   - DX (not in regs) and the flags, clobbered;
-//   - regs: exactly eleven registers, none of them DX or a register of
-//     release; all eleven are in use at the peak;
+//   - regs: at least eleven registers, none of them DX or a register of
+//     release (eleven are in use at the peak);
 //   - release: the registers holding x's and y's base addresses (two, or
 //     one when x and y share it), not in regs; they join regs after the
 //     last row and are clobbered;
@@ -260,7 +260,7 @@ func mulRow384(a []GPPhysical, x, y []Mem, r int, regs *Pool) {
 // Mul384MULQ is Mul384ADX with MULQ rows (x[j] loaded into AX, y[r] the
 // MULQ memory operand: here the chained operand is better passed as x): it
 // needs no BMI2 or ADX, and uses AX and DX (neither in regs) besides the
-// flags; regs must hold exactly ten registers, none of them AX, DX or a
+// flags; regs must hold at least ten registers, none of them AX, DX or a
 // register of release. The rest of Mul384ADX's contract holds, tmp
 // included, with AX joining regs on return.
 func Mul384MULQ(x, y, tmp []Mem, regs *Pool, release ...GPPhysical) []GPPhysical {
@@ -327,7 +327,7 @@ func mulRow384MULQ(a []GPPhysical, x, y []Mem, r int, regs *Pool) {
 // ADX, and uses:
 //
 //   - DX (not in regs) and the flags, clobbered;
-//   - regs: exactly twelve registers, none of them DX or xp;
+//   - regs: at least twelve registers, none of them DX or xp;
 //   - xp: the register holding x's base address, not in regs; it joins
 //     regs after the squares and is clobbered;
 //   - tmp: twelve 8-byte memory slots (a frame slot, 96 bytes): limbs 9..11
@@ -447,7 +447,7 @@ func reduce384(f []GPPhysical, tmp []Mem, regs *Pool, sc, sc2 GPPhysical) []GPPh
 // carry chain per product, the doubling on one ADD/ADC chain, the six
 // squares added on a chain whose carry is kept in a mask across each MULQ,
 // then the same rounds and finish. It needs no BMI2 or ADX, and uses AX
-// and DX (neither in regs) besides the flags; regs must hold exactly
+// and DX (neither in regs) besides the flags; regs must hold at least
 // eleven registers, none of them AX, DX or xp. The rest of Square384ADX's
 // contract holds, with AX joining regs on return.
 func Square384MULQ(x, tmp []Mem, regs *Pool, xp GPPhysical) []GPPhysical {
