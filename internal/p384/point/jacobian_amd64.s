@@ -5,489 +5,410 @@
 #include "textflag.h"
 
 // func doubleADX(p *[18]uint64)
-// Requires: ADX, BMI2, CMOV
-TEXT ·doubleADX(SB), NOSPLIT, $240-8
+// Requires: ADX, BMI2
+TEXT ·doubleADX(SB), NOSPLIT, $336-8
 	MOVQ p+0(FP), DI
 
 	// δ = Z²
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
+	// Row 0: c[1..6] = x0·x[1..5].
 	MOVQ  96(DI), DX
-	MULXQ 96(DI), AX, BX
-	MULXQ 104(DI), R12, CX
-	ADDQ  R12, BX
-	MULXQ 112(DI), R12, SI
-	ADCQ  R12, CX
-	MULXQ 120(DI), R12, R8
-	ADCQ  R12, SI
-	MULXQ 128(DI), R12, R9
-	ADCQ  R12, R8
-	MULXQ 136(DI), R12, R10
-	ADCQ  R12, R9
+	MULXQ 104(DI), CX, BX
+	MULXQ 112(DI), AX, SI
+	ADDQ  AX, BX
+	MULXQ 120(DI), AX, R8
+	ADCQ  AX, SI
+	MULXQ 128(DI), AX, R9
+	ADCQ  AX, R8
+	MULXQ 136(DI), AX, R10
+	ADCQ  AX, R9
 	ADCQ  $0x00, R10
 
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
+	// Row 1: c[3..7] += x1·x[2..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R13
+	MOVQ  104(DI), DX
+	MULXQ 112(DI), R11, R12
+	ADCXQ R11, SI
+	ADOXQ R12, R8
+	MULXQ 120(DI), R11, R12
+	ADCXQ R11, R8
+	ADOXQ R12, R9
+	MULXQ 128(DI), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, R10
+	MULXQ 136(DI), R11, R12
+	ADCXQ R11, R10
+	ADOXQ R12, R13
+	ADCQ  $0x00, R13
 
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
+	// Row 2: c[5..8] += x2·x[3..5]; low halves on CF, high halves on OF.
+	XORL  R14, R14
+	MOVL  $0x00000000, AX
+	MOVQ  112(DI), DX
+	MULXQ 120(DI), R14, R15
+	ADCXQ R14, R9
+	ADOXQ R15, R10
+	MULXQ 128(DI), R14, R15
+	ADCXQ R14, R10
+	ADOXQ R15, R13
+	MULXQ 136(DI), R14, R15
+	ADCXQ R14, R13
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
 
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
+	// Row 3: c[7..9] += x3·x[4..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R14
+	MOVQ  120(DI), DX
+	MULXQ 128(DI), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, AX
+	MULXQ 136(DI), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R14
+	ADCQ  $0x00, R14
+
+	// Row 4: c[9..10] += x4·x[5..5]; low halves on CF, high halves on OF.
+	XORL  R15, R15
+	MOVL  $0x00000000, R12
+	MOVQ  128(DI), DX
+	MULXQ 136(DI), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, R12
+	ADCQ  $0x00, R12
+	MOVQ  R14, 312(SP)
+	MOVQ  R12, 320(SP)
+
+	// f = 2c + Σ x_i²·2^(128i): doubling on CF, squares on OF; f[9..11] go to tmp.
+	XORL  R15, R15
+	MOVQ  96(DI), DX
+	MULXQ 96(DI), R15, R11
+	MOVL  $0x00000000, R14
+	ADCXQ R14, R14
+	ADOXQ R15, R14
+	ADCXQ CX, CX
+	ADOXQ R11, CX
+	MOVQ  104(DI), DX
+	MULXQ 104(DI), R15, R11
+	ADCXQ BX, BX
+	ADOXQ R15, BX
+	ADCXQ SI, SI
+	ADOXQ R11, SI
+	MOVQ  112(DI), DX
+	MULXQ 112(DI), R15, R11
+	ADCXQ R8, R8
+	ADOXQ R15, R8
+	ADCXQ R9, R9
+	ADOXQ R11, R9
+	MOVQ  120(DI), DX
+	MULXQ 120(DI), R15, R11
+	ADCXQ R10, R10
+	ADOXQ R15, R10
+	ADCXQ R13, R13
+	ADOXQ R11, R13
+	MOVQ  128(DI), DX
+	MULXQ 128(DI), R15, R11
+	ADCXQ AX, AX
+	ADOXQ R15, AX
+	MOVQ  312(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 312(SP)
+	MOVQ  136(DI), DX
+	MULXQ 136(DI), R15, R11
+	MOVQ  320(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R15, DX
+	MOVQ  DX, 320(SP)
+	MOVL  $0x00000000, DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 328(SP)
+
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R14, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R14
+	MOVQ R14, 240(SP)
+	MOVQ R14, R15
+	SHRQ $0x20, R15
+	MOVQ R14, R12
+	ADDQ R15, R12
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	CMPQ R14, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R12
+	SUBQ DX, CX
+	SBBQ R12, BX
+	SBBQ R11, SI
+	MOVL $0x00000000, R11
 	ADCQ $0x00, R11
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  104(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
-	MULXQ 96(DI), R12, R13
-	ADCXQ R12, BX
-	ADOXQ R13, CX
-	MULXQ 104(DI), R12, R13
-	ADCXQ R12, CX
-	ADOXQ R13, SI
-	MULXQ 112(DI), R12, R13
-	ADCXQ R12, SI
-	ADOXQ R13, R8
-	MULXQ 120(DI), R12, R13
-	ADCXQ R12, R8
-	ADOXQ R13, R9
-	MULXQ 128(DI), R12, R13
-	ADCXQ R12, R9
-	ADOXQ R13, R10
-	MULXQ 136(DI), R12, R13
-	ADCXQ R12, R10
-	ADOXQ R13, R11
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
-
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  112(DI), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 96(DI), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 104(DI), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 112(DI), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 120(DI), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 128(DI), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 136(DI), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ CX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ CX, 248(SP)
+	MOVQ CX, R12
+	SHRQ $0x20, R12
+	MOVQ CX, DI
+	ADDQ R12, DI
+	ADCQ $0x00, R11
 	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
+	SBBQ R12, DX
+	SBBQ $0x00, DI
+	SUBQ DX, BX
+	SBBQ DI, SI
+	SBBQ R11, R8
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Subtract them, then add q less the borrow at limb 6.
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 256(SP)
+	MOVQ BX, R15
+	SHRQ $0x20, R15
+	MOVQ BX, R14
+	ADDQ R15, R14
+	ADCQ $0x00, R11
+	CMPQ BX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R14
 	SUBQ DX, SI
 	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
+	SBBQ R11, R9
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  120(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 96(DI), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 104(DI), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 112(DI), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 120(DI), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 128(DI), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 136(DI), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ SI, DX
 	SHLQ $0x20, DX
 	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
+	MOVQ SI, 264(SP)
 	MOVQ SI, CX
 	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ SI, DI
+	ADDQ CX, DI
+	ADCQ $0x00, R11
 	CMPQ SI, DX
 	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ $0x00, DI
 	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
+	SBBQ DI, R9
+	SBBQ R11, R10
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  128(DI), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 96(DI), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 104(DI), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 112(DI), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 120(DI), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 128(DI), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 136(DI), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R8, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
+	MOVQ R8, 272(SP)
 	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	SHRQ $0x20, R14
+	MOVQ R8, R12
+	ADDQ R14, R12
+	ADCQ $0x00, R11
 	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R14, DX
+	SBBQ $0x00, R12
 	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
+	SBBQ R12, R10
+	SBBQ R11, R13
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	MOVQ 312(SP), BX
+	MOVQ 320(SP), R15
+	MOVQ 328(SP), DI
 
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  136(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 96(DI), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 104(DI), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 112(DI), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 120(DI), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 128(DI), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 136(DI), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R9, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R9, 280(SP)
+	MOVQ R9, CX
+	SHRQ $0x20, CX
+	MOVQ R9, SI
+	ADDQ CX, SI
+	ADCQ $0x00, R11
 	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ CX, DX
+	SBBQ $0x00, SI
 	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
+	SBBQ SI, R13
+	SBBQ R11, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, R15
+	SBBQ $0x00, DI
+	SBBQ R11, R11
 
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 240(SP), R12
+	SUBQ DX, R12
+	MOVQ R12, 288(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 248(SP), R12
+	SBBQ DX, R12
+	MOVQ R12, 296(SP)
+	MOVQ 256(SP), R12
+	SBBQ $-2, R12
+	MOVQ R12, 304(SP)
+	MOVQ 264(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 312(SP)
+	MOVQ 272(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 320(SP)
+	MOVQ R9, R12
+	SBBQ $-1, R12
+	MOVQ R12, 328(SP)
+	SBBQ R12, R12
+	ADDQ R11, R12
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R13, R14
+	MOVQ AX, SI
+	MOVQ BX, CX
+	MOVQ R15, R11
+	MOVQ DI, R9
+	ADDQ 240(SP), R10
+	ADCQ 248(SP), R13
+	ADCQ 256(SP), AX
+	ADCQ 264(SP), BX
+	ADCQ 272(SP), R15
+	ADCQ 280(SP), DI
+	ADDQ 288(SP), R8
+	ADCQ 296(SP), R14
+	ADCQ 304(SP), SI
+	ADCQ 312(SP), CX
+	ADCQ 320(SP), R11
+	ADCQ 328(SP), R9
+	ADCQ $0x00, R12
+	XORQ R8, R10
+	ANDQ R12, R10
+	XORQ R10, R8
+	XORQ R14, R13
+	ANDQ R12, R13
+	XORQ R13, R14
+	XORQ SI, AX
+	ANDQ R12, AX
+	XORQ AX, SI
+	XORQ CX, BX
+	ANDQ R12, BX
+	XORQ BX, CX
+	XORQ R11, R15
+	ANDQ R12, R15
+	XORQ R15, R11
+	XORQ R9, DI
+	ANDQ R12, DI
+	XORQ DI, R9
+	MOVQ p+0(FP), DI
 
 	// T = X - δ, A = X + δ
-	MOVQ R14, (SP)
-	MOVQ R8, 8(SP)
-	MOVQ R12, 16(SP)
-	MOVQ SI, 24(SP)
-	MOVQ R9, 32(SP)
-	MOVQ AX, 40(SP)
-	MOVQ (DI), BX
-	MOVQ 8(DI), CX
+	MOVQ R8, (SP)
+	MOVQ R14, 8(SP)
+	MOVQ SI, 16(SP)
+	MOVQ CX, 24(SP)
+	MOVQ R11, 32(SP)
+	MOVQ R9, 40(SP)
+	MOVQ (DI), AX
+	MOVQ 8(DI), BX
 	MOVQ 16(DI), R10
-	MOVQ 24(DI), R11
+	MOVQ 24(DI), R12
 	MOVQ 32(DI), R13
 	MOVQ 40(DI), R15
-	SUBQ (SP), BX
-	SBBQ 8(SP), CX
+	SUBQ (SP), AX
+	SBBQ 8(SP), BX
 	SBBQ 16(SP), R10
-	SBBQ 24(SP), R11
+	SBBQ 24(SP), R12
 	SBBQ 32(SP), R13
 	SBBQ 40(SP), R15
-	SBBQ R14, R14
-	MOVL $0xffffffff, R8
-	ANDQ R14, R8
-	MOVQ $0xffffffff00000000, R12
-	ANDQ R14, R12
-	MOVQ $0xfffffffffffffffe, SI
-	ANDQ R14, SI
-	ADDQ R8, BX
-	ADCQ R12, CX
-	ADCQ SI, R10
-	ADCQ R14, R11
-	ADCQ R14, R13
-	ADCQ R14, R15
-	MOVQ BX, 48(SP)
-	MOVQ CX, 56(SP)
+	SBBQ R8, R8
+	MOVL $0xffffffff, R14
+	ANDQ R8, R14
+	MOVQ $0xffffffff00000000, SI
+	ANDQ R8, SI
+	MOVQ $0xfffffffffffffffe, CX
+	ANDQ R8, CX
+	ADDQ R14, AX
+	ADCQ SI, BX
+	ADCQ CX, R10
+	ADCQ R8, R12
+	ADCQ R8, R13
+	ADCQ R8, R15
+	MOVQ AX, 48(SP)
+	MOVQ BX, 56(SP)
 	MOVQ R10, 64(SP)
-	MOVQ R11, 72(SP)
+	MOVQ R12, 72(SP)
 	MOVQ R13, 80(SP)
 	MOVQ R15, 88(SP)
-	MOVQ (SP), R9
-	MOVQ 8(SP), AX
-	MOVQ 16(SP), R14
-	MOVQ 24(SP), R8
-	MOVQ 32(SP), R12
-	MOVQ 40(SP), SI
-	XORL BX, BX
-	ADDQ (DI), R9
-	ADCQ 8(DI), AX
-	ADCQ 16(DI), R14
-	ADCQ 24(DI), R8
-	ADCQ 32(DI), R12
-	ADCQ 40(DI), SI
-	ADCQ $0x00, BX
+	MOVQ (SP), R11
+	MOVQ 8(SP), R9
+	MOVQ 16(SP), R8
+	MOVQ 24(SP), R14
+	MOVQ 32(SP), SI
+	MOVQ 40(SP), CX
+	XORL AX, AX
+	ADDQ (DI), R11
+	ADCQ 8(DI), R9
+	ADCQ 16(DI), R8
+	ADCQ 24(DI), R14
+	ADCQ 32(DI), SI
+	ADCQ 40(DI), CX
+	ADCQ $0x00, AX
 
 	// a + b − p; c = −1 iff that borrows (a + b < p): add p back.
-	MOVQ $0x00000000ffffffff, CX
-	SUBQ CX, R9
-	MOVQ $0xffffffff00000000, CX
-	SBBQ CX, AX
-	SBBQ $-2, R14
-	SBBQ $-1, R8
-	SBBQ $-1, R12
+	MOVQ $0x00000000ffffffff, BX
+	SUBQ BX, R11
+	MOVQ $0xffffffff00000000, BX
+	SBBQ BX, R9
+	SBBQ $-2, R8
+	SBBQ $-1, R14
 	SBBQ $-1, SI
-	SBBQ $0x00, BX
+	SBBQ $-1, CX
+	SBBQ $0x00, AX
 	MOVQ $0xffffffff00000001, R10
-	ANDQ BX, R10
-	MOVL BX, R11
-	ANDL $0x00000001, BX
-	SUBQ R10, R9
-	SBBQ R11, AX
-	SBBQ BX, R14
-	SBBQ $0x00, R8
-	SBBQ $0x00, R12
+	ANDQ AX, R10
+	MOVL AX, R12
+	ANDL $0x00000001, AX
+	SUBQ R10, R11
+	SBBQ R12, R9
+	SBBQ AX, R8
+	SBBQ $0x00, R14
 	SBBQ $0x00, SI
-	MOVQ R9, (SP)
-	MOVQ AX, 8(SP)
-	MOVQ R14, 16(SP)
-	MOVQ R8, 24(SP)
-	MOVQ R12, 32(SP)
-	MOVQ SI, 40(SP)
+	SBBQ $0x00, CX
+	MOVQ R11, (SP)
+	MOVQ R9, 8(SP)
+	MOVQ R8, 16(SP)
+	MOVQ R14, 24(SP)
+	MOVQ SI, 32(SP)
+	MOVQ CX, 40(SP)
 
 	// α = A·T, then 3α/2
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
+	// Row 0: a[0..6] = x·y[0].
 	MOVQ  48(SP), DX
 	MULXQ (SP), AX, BX
-	MULXQ 8(SP), R12, CX
-	ADDQ  R12, BX
-	MULXQ 16(SP), R12, SI
-	ADCQ  R12, CX
-	MULXQ 24(SP), R12, R8
-	ADCQ  R12, SI
-	MULXQ 32(SP), R12, R9
-	ADCQ  R12, R8
-	MULXQ 40(SP), R12, R10
-	ADCQ  R12, R9
+	MULXQ 8(SP), R11, CX
+	ADDQ  R11, BX
+	MULXQ 16(SP), R11, SI
+	ADCQ  R11, CX
+	MULXQ 24(SP), R11, R8
+	ADCQ  R11, SI
+	MULXQ 32(SP), R11, R9
+	ADCQ  R11, R8
+	MULXQ 40(SP), R11, R10
+	ADCQ  R11, R9
 	ADCQ  $0x00, R10
 
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
-
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  56(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
+	XORL  R12, R12
+	MOVL  $0x00000000, R14
 	MULXQ (SP), R12, R13
 	ADCXQ R12, BX
 	ADOXQ R13, CX
@@ -505,788 +426,706 @@ TEXT ·doubleADX(SB), NOSPLIT, $240-8
 	ADOXQ R13, R10
 	MULXQ 40(SP), R12, R13
 	ADCXQ R12, R10
-	ADOXQ R13, R11
+	ADOXQ R13, R14
+	ADCQ  $0x00, R14
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ AX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, AX
+	MOVQ AX, 240(SP)
+	MOVQ AX, R11
+	SHRQ $0x20, R11
+	MOVQ AX, R15
+	ADDQ R11, R15
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+	CMPQ AX, DX
+	SBBQ R11, DX
+	SBBQ $0x00, R15
+	SUBQ DX, BX
+	SBBQ R15, CX
+	SBBQ R12, SI
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  64(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, AX
+	MULXQ (SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	MULXQ 8(SP), R13, R15
+	ADCXQ R13, SI
+	ADOXQ R15, R8
+	MULXQ 16(SP), R13, R15
+	ADCXQ R13, R8
+	ADOXQ R15, R9
+	MULXQ 24(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 32(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 40(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ BX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ BX, 248(SP)
+	MOVQ BX, R13
+	SHRQ $0x20, R13
+	MOVQ BX, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
 	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R13, DX
+	SBBQ $0x00, R11
 	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
+	SBBQ R11, SI
+	SBBQ R12, R8
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  64(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ (SP), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 8(SP), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 16(SP), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 24(SP), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 32(SP), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 40(SP), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  72(SP), DX
+	XORL  R15, R15
+	MOVL  $0x00000000, BX
+	MULXQ (SP), R15, R11
+	ADCXQ R15, SI
+	ADOXQ R11, R8
+	MULXQ 8(SP), R15, R11
+	ADCXQ R15, R8
+	ADOXQ R11, R9
+	MULXQ 16(SP), R15, R11
+	ADCXQ R15, R9
+	ADOXQ R11, R10
+	MULXQ 24(SP), R15, R11
+	ADCXQ R15, R10
+	ADOXQ R11, R14
+	MULXQ 32(SP), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, AX
+	MULXQ 40(SP), R15, R11
+	ADCXQ R15, AX
+	ADOXQ R11, BX
+	ADCQ  $0x00, BX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ CX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ CX, 256(SP)
+	MOVQ CX, R15
+	SHRQ $0x20, R15
+	MOVQ CX, R13
+	ADDQ R15, R13
+	ADCQ $0x00, R12
 	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R15, DX
+	SBBQ $0x00, R13
 	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
+	SBBQ R13, R8
+	SBBQ R12, R9
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  72(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ (SP), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 8(SP), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 16(SP), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 24(SP), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 32(SP), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 40(SP), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
+	MOVQ  80(SP), DX
+	XORL  R11, R11
+	MOVL  $0x00000000, CX
+	MULXQ (SP), R11, R13
+	ADCXQ R11, R8
+	ADOXQ R13, R9
+	MULXQ 8(SP), R11, R13
+	ADCXQ R11, R9
+	ADOXQ R13, R10
+	MULXQ 16(SP), R11, R13
+	ADCXQ R11, R10
+	ADOXQ R13, R14
+	MULXQ 24(SP), R11, R13
+	ADCXQ R11, R14
+	ADOXQ R13, AX
+	MULXQ 32(SP), R11, R13
+	ADCXQ R11, AX
+	ADOXQ R13, BX
+	MULXQ 40(SP), R11, R13
+	ADCXQ R11, BX
+	ADOXQ R13, CX
+	ADCQ  $0x00, CX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ SI, DX
 	SHLQ $0x20, DX
 	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ SI, 264(SP)
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, R15
+	ADDQ R11, R15
+	ADCQ $0x00, R12
 	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
+	SBBQ R11, DX
 	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
+	SUBQ DX, R8
+	SBBQ R15, R9
+	SBBQ R12, R10
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  80(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ (SP), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 8(SP), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 16(SP), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 24(SP), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 32(SP), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 40(SP), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
+	MOVQ  88(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, SI
+	MULXQ (SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 8(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 16(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	MULXQ 24(SP), R13, R15
+	ADCXQ R13, AX
+	ADOXQ R15, BX
+	MULXQ 32(SP), R13, R15
+	ADCXQ R13, BX
+	ADOXQ R15, CX
+	MULXQ 40(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	ADCQ  $0x00, SI
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R8, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R8, 272(SP)
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
 	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R13, DX
+	SBBQ $0x00, R11
 	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
+	SBBQ R11, R10
+	SBBQ R12, R14
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  88(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ (SP), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 8(SP), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 16(SP), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 24(SP), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 32(SP), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 40(SP), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R9, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R9, 280(SP)
+	MOVQ R9, DI
+	SHRQ $0x20, DI
+	MOVQ R9, R15
+	ADDQ DI, R15
+	ADCQ $0x00, R12
 	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ DI, DX
+	SBBQ $0x00, R15
 	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
+	SBBQ R15, R14
+	SBBQ R12, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, CX
+	SBBQ $0x00, SI
+	SBBQ R12, R12
 
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	MOVQ    R14, 96(SP)
-	MOVQ    R8, 104(SP)
-	MOVQ    R12, 112(SP)
-	MOVQ    SI, 120(SP)
-	MOVQ    R9, 128(SP)
-	MOVQ    AX, 136(SP)
-	XORL    BX, BX
-	ADDQ    R14, R14
-	ADCQ    R8, R8
-	ADCQ    R12, R12
-	ADCQ    SI, SI
-	ADCQ    R9, R9
-	ADCQ    AX, AX
-	ADCQ    $0x00, BX
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 240(SP), R11
+	SUBQ DX, R11
+	MOVQ R11, 288(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 248(SP), R11
+	SBBQ DX, R11
+	MOVQ R11, 296(SP)
+	MOVQ 256(SP), R11
+	SBBQ $-2, R11
+	MOVQ R11, 304(SP)
+	MOVQ 264(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 312(SP)
+	MOVQ 272(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 320(SP)
+	MOVQ R9, R11
+	SBBQ $-1, R11
+	MOVQ R11, 328(SP)
+	SBBQ R11, R11
+	ADDQ R12, R11
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R14, R13
+	MOVQ AX, R15
+	MOVQ BX, DI
+	MOVQ CX, R12
+	MOVQ SI, R9
+	ADDQ 240(SP), R10
+	ADCQ 248(SP), R14
+	ADCQ 256(SP), AX
+	ADCQ 264(SP), BX
+	ADCQ 272(SP), CX
+	ADCQ 280(SP), SI
+	ADDQ 288(SP), R8
+	ADCQ 296(SP), R13
+	ADCQ 304(SP), R15
+	ADCQ 312(SP), DI
+	ADCQ 320(SP), R12
+	ADCQ 328(SP), R9
+	ADCQ $0x00, R11
+	XORQ R8, R10
+	ANDQ R11, R10
+	XORQ R10, R8
+	XORQ R13, R14
+	ANDQ R11, R14
+	XORQ R14, R13
+	XORQ R15, AX
+	ANDQ R11, AX
+	XORQ AX, R15
+	XORQ DI, BX
+	ANDQ R11, BX
+	XORQ BX, DI
+	XORQ R12, CX
+	ANDQ R11, CX
+	XORQ CX, R12
+	XORQ R9, SI
+	ANDQ R11, SI
+	XORQ SI, R9
+	MOVQ DI, AX
+	MOVQ p+0(FP), DI
+	MOVQ R8, 96(SP)
+	MOVQ R13, 104(SP)
+	MOVQ R15, 112(SP)
+	MOVQ AX, 120(SP)
+	MOVQ R12, 128(SP)
+	MOVQ R9, 136(SP)
+	XORL BX, BX
+	ADDQ R8, R8
+	ADCQ R13, R13
+	ADCQ R15, R15
+	ADCQ AX, AX
+	ADCQ R12, R12
+	ADCQ R9, R9
+	ADCQ $0x00, BX
 
 	// a + b − p; c = −1 iff that borrows (a + b < p): add p back.
 	MOVQ $0x00000000ffffffff, CX
-	SUBQ CX, R14
+	SUBQ CX, R8
 	MOVQ $0xffffffff00000000, CX
-	SBBQ CX, R8
-	SBBQ $-2, R12
-	SBBQ $-1, SI
-	SBBQ $-1, R9
+	SBBQ CX, R13
+	SBBQ $-2, R15
 	SBBQ $-1, AX
+	SBBQ $-1, R12
+	SBBQ $-1, R9
 	SBBQ $0x00, BX
-	MOVQ $0xffffffff00000001, R10
-	ANDQ BX, R10
-	MOVL BX, R11
+	MOVQ $0xffffffff00000001, SI
+	ANDQ BX, SI
+	MOVL BX, R10
 	ANDL $0x00000001, BX
-	SUBQ R10, R14
-	SBBQ R11, R8
-	SBBQ BX, R12
-	SBBQ $0x00, SI
-	SBBQ $0x00, R9
+	SUBQ SI, R8
+	SBBQ R10, R13
+	SBBQ BX, R15
 	SBBQ $0x00, AX
-	XORL R13, R13
-	ADDQ 96(SP), R14
-	ADCQ 104(SP), R8
-	ADCQ 112(SP), R12
-	ADCQ 120(SP), SI
-	ADCQ 128(SP), R9
-	ADCQ 136(SP), AX
-	ADCQ $0x00, R13
-
-	// a + b − p; c = −1 iff that borrows (a + b < p): add p back.
-	MOVQ $0x00000000ffffffff, R15
-	SUBQ R15, R14
-	MOVQ $0xffffffff00000000, R15
-	SBBQ R15, R8
-	SBBQ $-2, R12
-	SBBQ $-1, SI
-	SBBQ $-1, R9
-	SBBQ $-1, AX
-	SBBQ $0x00, R13
-	MOVQ $0xffffffff00000001, CX
-	ANDQ R13, CX
-	MOVL R13, R10
-	ANDL $0x00000001, R13
-	SUBQ CX, R14
-	SBBQ R10, R8
-	SBBQ R13, R12
-	SBBQ $0x00, SI
+	SBBQ $0x00, R12
 	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-
-	// m = −(a & 1); a + (p & m) with its carry c, then shifted right.
-	MOVQ R14, R11
-	ANDQ $0x01, R11
-	NEGQ R11
-	MOVL R11, BX
-	MOVQ R11, R15
-	XORQ BX, R15
-	MOVQ R11, CX
-	ANDQ $-2, CX
-	XORL R10, R10
-	ADDQ BX, R14
-	ADCQ R15, R8
-	ADCQ CX, R12
-	ADCQ R11, SI
-	ADCQ R11, R9
-	ADCQ R11, AX
-	ADCQ $0x00, R10
-	SHRQ $0x01, R8, R14
-	SHRQ $0x01, R12, R8
-	SHRQ $0x01, SI, R12
-	SHRQ $0x01, R9, SI
-	SHRQ $0x01, AX, R9
-	SHRQ $0x01, R10, AX
-	MOVQ R14, 96(SP)
-	MOVQ R8, 104(SP)
-	MOVQ R12, 112(SP)
-	MOVQ SI, 120(SP)
-	MOVQ R9, 128(SP)
-	MOVQ AX, 136(SP)
-
-	// γ = Y², β = X·γ
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
-	MOVQ  48(DI), DX
-	MULXQ 48(DI), AX, BX
-	MULXQ 56(DI), R12, CX
-	ADDQ  R12, BX
-	MULXQ 64(DI), R12, SI
-	ADCQ  R12, CX
-	MULXQ 72(DI), R12, R8
-	ADCQ  R12, SI
-	MULXQ 80(DI), R12, R9
-	ADCQ  R12, R8
-	MULXQ 88(DI), R12, R10
-	ADCQ  R12, R9
-	ADCQ  $0x00, R10
-
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
+	XORL R11, R11
+	ADDQ 96(SP), R8
+	ADCQ 104(SP), R13
+	ADCQ 112(SP), R15
+	ADCQ 120(SP), AX
+	ADCQ 128(SP), R12
+	ADCQ 136(SP), R9
 	ADCQ $0x00, R11
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  56(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
-	MULXQ 48(DI), R12, R13
-	ADCXQ R12, BX
-	ADOXQ R13, CX
-	MULXQ 56(DI), R12, R13
-	ADCXQ R12, CX
-	ADOXQ R13, SI
-	MULXQ 64(DI), R12, R13
-	ADCXQ R12, SI
-	ADOXQ R13, R8
-	MULXQ 72(DI), R12, R13
-	ADCXQ R12, R8
-	ADOXQ R13, R9
-	MULXQ 80(DI), R12, R13
-	ADCXQ R12, R9
-	ADOXQ R13, R10
-	MULXQ 88(DI), R12, R13
-	ADCXQ R12, R10
-	ADOXQ R13, R11
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ AX, DX
+	// a + b − p; c = −1 iff that borrows (a + b < p): add p back.
+	MOVQ $0x00000000ffffffff, R14
+	SUBQ R14, R8
+	MOVQ $0xffffffff00000000, R14
+	SBBQ R14, R13
+	SBBQ $-2, R15
+	SBBQ $-1, AX
+	SBBQ $-1, R12
+	SBBQ $-1, R9
+	SBBQ $0x00, R11
+	MOVQ $0xffffffff00000001, CX
+	ANDQ R11, CX
+	MOVL R11, SI
+	ANDL $0x00000001, R11
+	SUBQ CX, R8
+	SBBQ SI, R13
+	SBBQ R11, R15
+	SBBQ $0x00, AX
 	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
 	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
 
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  64(DI), DX
-	XORL  R12, R12
+	// m = −(a & 1); a + (p & m) with its carry c, then shifted right.
+	MOVQ R8, R10
+	ANDQ $0x01, R10
+	NEGQ R10
+	MOVL R10, BX
+	MOVQ R10, R14
+	XORQ BX, R14
+	MOVQ R10, CX
+	ANDQ $-2, CX
+	XORL SI, SI
+	ADDQ BX, R8
+	ADCQ R14, R13
+	ADCQ CX, R15
+	ADCQ R10, AX
+	ADCQ R10, R12
+	ADCQ R10, R9
+	ADCQ $0x00, SI
+	SHRQ $0x01, R13, R8
+	SHRQ $0x01, R15, R13
+	SHRQ $0x01, AX, R15
+	SHRQ $0x01, R12, AX
+	SHRQ $0x01, R9, R12
+	SHRQ $0x01, SI, R9
+	MOVQ R8, 96(SP)
+	MOVQ R13, 104(SP)
+	MOVQ R15, 112(SP)
+	MOVQ AX, 120(SP)
+	MOVQ R12, 128(SP)
+	MOVQ R9, 136(SP)
+
+	// γ = Y², β = X·γ
+	// Row 0: c[1..6] = x0·x[1..5].
+	MOVQ  48(DI), DX
+	MULXQ 56(DI), CX, BX
+	MULXQ 64(DI), AX, SI
+	ADDQ  AX, BX
+	MULXQ 72(DI), AX, R8
+	ADCQ  AX, SI
+	MULXQ 80(DI), AX, R9
+	ADCQ  AX, R8
+	MULXQ 88(DI), AX, R10
+	ADCQ  AX, R9
+	ADCQ  $0x00, R10
+
+	// Row 1: c[3..7] += x1·x[2..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
 	MOVL  $0x00000000, R13
-	MULXQ 48(DI), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 56(DI), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 64(DI), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 72(DI), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 80(DI), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 88(DI), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
+	MOVQ  56(DI), DX
+	MULXQ 64(DI), R11, R12
+	ADCXQ R11, SI
+	ADOXQ R12, R8
+	MULXQ 72(DI), R11, R12
+	ADCXQ R11, R8
+	ADOXQ R12, R9
+	MULXQ 80(DI), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, R10
+	MULXQ 88(DI), R11, R12
+	ADCXQ R11, R10
 	ADOXQ R12, R13
+	ADCQ  $0x00, R13
 
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
+	// Row 2: c[5..8] += x2·x[3..5]; low halves on CF, high halves on OF.
+	XORL  R14, R14
+	MOVL  $0x00000000, AX
+	MOVQ  64(DI), DX
+	MULXQ 72(DI), R14, R15
+	ADCXQ R14, R9
+	ADOXQ R15, R10
+	MULXQ 80(DI), R14, R15
+	ADCXQ R14, R10
+	ADOXQ R15, R13
+	MULXQ 88(DI), R14, R15
+	ADCXQ R14, R13
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Row 3: c[7..9] += x3·x[4..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R14
+	MOVQ  72(DI), DX
+	MULXQ 80(DI), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, AX
+	MULXQ 88(DI), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R14
+	ADCQ  $0x00, R14
+
+	// Row 4: c[9..10] += x4·x[5..5]; low halves on CF, high halves on OF.
+	XORL  R15, R15
+	MOVL  $0x00000000, R12
+	MOVQ  80(DI), DX
+	MULXQ 88(DI), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, R12
+	ADCQ  $0x00, R12
+	MOVQ  R14, 312(SP)
+	MOVQ  R12, 320(SP)
+
+	// f = 2c + Σ x_i²·2^(128i): doubling on CF, squares on OF; f[9..11] go to tmp.
+	XORL  R15, R15
+	MOVQ  48(DI), DX
+	MULXQ 48(DI), R15, R11
+	MOVL  $0x00000000, R14
+	ADCXQ R14, R14
+	ADOXQ R15, R14
+	ADCXQ CX, CX
+	ADOXQ R11, CX
+	MOVQ  56(DI), DX
+	MULXQ 56(DI), R15, R11
+	ADCXQ BX, BX
+	ADOXQ R15, BX
+	ADCXQ SI, SI
+	ADOXQ R11, SI
+	MOVQ  64(DI), DX
+	MULXQ 64(DI), R15, R11
+	ADCXQ R8, R8
+	ADOXQ R15, R8
+	ADCXQ R9, R9
+	ADOXQ R11, R9
+	MOVQ  72(DI), DX
+	MULXQ 72(DI), R15, R11
+	ADCXQ R10, R10
+	ADOXQ R15, R10
+	ADCXQ R13, R13
+	ADOXQ R11, R13
+	MOVQ  80(DI), DX
+	MULXQ 80(DI), R15, R11
+	ADCXQ AX, AX
+	ADOXQ R15, AX
+	MOVQ  312(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 312(SP)
+	MOVQ  88(DI), DX
+	MULXQ 88(DI), R15, R11
+	MOVQ  320(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R15, DX
+	MOVQ  DX, 320(SP)
+	MOVL  $0x00000000, DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 328(SP)
+
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R14, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R14
+	MOVQ R14, 240(SP)
+	MOVQ R14, R15
+	SHRQ $0x20, R15
+	MOVQ R14, R12
+	ADDQ R15, R12
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	CMPQ R14, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R12
+	SUBQ DX, CX
+	SBBQ R12, BX
+	SBBQ R11, SI
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ CX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ CX, 248(SP)
+	MOVQ CX, R12
+	SHRQ $0x20, R12
+	MOVQ CX, DI
+	ADDQ R12, DI
+	ADCQ $0x00, R11
 	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
+	SBBQ R12, DX
+	SBBQ $0x00, DI
+	SUBQ DX, BX
+	SBBQ DI, SI
+	SBBQ R11, R8
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Subtract them, then add q less the borrow at limb 6.
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 256(SP)
+	MOVQ BX, R15
+	SHRQ $0x20, R15
+	MOVQ BX, R14
+	ADDQ R15, R14
+	ADCQ $0x00, R11
+	CMPQ BX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R14
 	SUBQ DX, SI
 	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
+	SBBQ R11, R9
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  72(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 48(DI), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 56(DI), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 64(DI), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 72(DI), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 80(DI), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 88(DI), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ SI, DX
 	SHLQ $0x20, DX
 	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
+	MOVQ SI, 264(SP)
 	MOVQ SI, CX
 	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ SI, DI
+	ADDQ CX, DI
+	ADCQ $0x00, R11
 	CMPQ SI, DX
 	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ $0x00, DI
 	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
+	SBBQ DI, R9
+	SBBQ R11, R10
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  80(DI), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 48(DI), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 56(DI), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 64(DI), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 72(DI), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 80(DI), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 88(DI), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R8, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
+	MOVQ R8, 272(SP)
 	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	SHRQ $0x20, R14
+	MOVQ R8, R12
+	ADDQ R14, R12
+	ADCQ $0x00, R11
 	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R14, DX
+	SBBQ $0x00, R12
 	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
+	SBBQ R12, R10
+	SBBQ R11, R13
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	MOVQ 312(SP), BX
+	MOVQ 320(SP), R15
+	MOVQ 328(SP), DI
 
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  88(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 48(DI), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 56(DI), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 64(DI), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 72(DI), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 80(DI), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 88(DI), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R9, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R9, 280(SP)
+	MOVQ R9, CX
+	SHRQ $0x20, CX
+	MOVQ R9, SI
+	ADDQ CX, SI
+	ADCQ $0x00, R11
 	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ CX, DX
+	SBBQ $0x00, SI
 	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
+	SBBQ SI, R13
+	SBBQ R11, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, R15
+	SBBQ $0x00, DI
+	SBBQ R11, R11
 
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	MOVQ    R14, 144(SP)
-	MOVQ    R8, 152(SP)
-	MOVQ    R12, 160(SP)
-	MOVQ    SI, 168(SP)
-	MOVQ    R9, 176(SP)
-	MOVQ    AX, 184(SP)
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 240(SP), R12
+	SUBQ DX, R12
+	MOVQ R12, 288(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 248(SP), R12
+	SBBQ DX, R12
+	MOVQ R12, 296(SP)
+	MOVQ 256(SP), R12
+	SBBQ $-2, R12
+	MOVQ R12, 304(SP)
+	MOVQ 264(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 312(SP)
+	MOVQ 272(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 320(SP)
+	MOVQ R9, R12
+	SBBQ $-1, R12
+	MOVQ R12, 328(SP)
+	SBBQ R12, R12
+	ADDQ R11, R12
 
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R13, R14
+	MOVQ AX, SI
+	MOVQ BX, CX
+	MOVQ R15, R11
+	MOVQ DI, R9
+	ADDQ 240(SP), R10
+	ADCQ 248(SP), R13
+	ADCQ 256(SP), AX
+	ADCQ 264(SP), BX
+	ADCQ 272(SP), R15
+	ADCQ 280(SP), DI
+	ADDQ 288(SP), R8
+	ADCQ 296(SP), R14
+	ADCQ 304(SP), SI
+	ADCQ 312(SP), CX
+	ADCQ 320(SP), R11
+	ADCQ 328(SP), R9
+	ADCQ $0x00, R12
+	XORQ R8, R10
+	ANDQ R12, R10
+	XORQ R10, R8
+	XORQ R14, R13
+	ANDQ R12, R13
+	XORQ R13, R14
+	XORQ SI, AX
+	ANDQ R12, AX
+	XORQ AX, SI
+	XORQ CX, BX
+	ANDQ R12, BX
+	XORQ BX, CX
+	XORQ R11, R15
+	ANDQ R12, R15
+	XORQ R15, R11
+	XORQ R9, DI
+	ANDQ R12, DI
+	XORQ DI, R9
+	MOVQ p+0(FP), DI
+	MOVQ R8, 144(SP)
+	MOVQ R14, 152(SP)
+	MOVQ SI, 160(SP)
+	MOVQ CX, 168(SP)
+	MOVQ R11, 176(SP)
+	MOVQ R9, 184(SP)
+
+	// Row 0: a[0..6] = x·y[0].
 	MOVQ  144(SP), DX
 	MULXQ (DI), AX, BX
-	MULXQ 8(DI), R12, CX
-	ADDQ  R12, BX
-	MULXQ 16(DI), R12, SI
-	ADCQ  R12, CX
-	MULXQ 24(DI), R12, R8
-	ADCQ  R12, SI
-	MULXQ 32(DI), R12, R9
-	ADCQ  R12, R8
-	MULXQ 40(DI), R12, R10
-	ADCQ  R12, R9
+	MULXQ 8(DI), R11, CX
+	ADDQ  R11, BX
+	MULXQ 16(DI), R11, SI
+	ADCQ  R11, CX
+	MULXQ 24(DI), R11, R8
+	ADCQ  R11, SI
+	MULXQ 32(DI), R11, R9
+	ADCQ  R11, R8
+	MULXQ 40(DI), R11, R10
+	ADCQ  R11, R9
 	ADCQ  $0x00, R10
 
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
-
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  152(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
+	XORL  R12, R12
+	MOVL  $0x00000000, R14
 	MULXQ (DI), R12, R13
 	ADCXQ R12, BX
 	ADOXQ R13, CX
@@ -1304,345 +1143,313 @@ TEXT ·doubleADX(SB), NOSPLIT, $240-8
 	ADOXQ R13, R10
 	MULXQ 40(DI), R12, R13
 	ADCXQ R12, R10
-	ADOXQ R13, R11
+	ADOXQ R13, R14
+	ADCQ  $0x00, R14
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
-
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  160(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ (DI), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 8(DI), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 16(DI), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 24(DI), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 32(DI), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 40(DI), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
-
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  168(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ (DI), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 8(DI), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 16(DI), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 24(DI), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 32(DI), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 40(DI), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
-
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  176(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ (DI), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 8(DI), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 16(DI), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 24(DI), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 32(DI), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 40(DI), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
-
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  184(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ (DI), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 8(DI), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 16(DI), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 24(DI), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 32(DI), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 40(DI), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
-
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	MOVQ    R14, 192(SP)
-	MOVQ    R8, 200(SP)
-	MOVQ    R12, 208(SP)
-	MOVQ    SI, 216(SP)
-	MOVQ    R9, 224(SP)
-	MOVQ    AX, 232(SP)
-
-	// Z' = Y·Z
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
-	MOVQ  48(DI), DX
-	MULXQ 96(DI), AX, BX
-	MULXQ 104(DI), R12, CX
-	ADDQ  R12, BX
-	MULXQ 112(DI), R12, SI
-	ADCQ  R12, CX
-	MULXQ 120(DI), R12, R8
-	ADCQ  R12, SI
-	MULXQ 128(DI), R12, R9
-	ADCQ  R12, R8
-	MULXQ 136(DI), R12, R10
-	ADCQ  R12, R9
-	ADCQ  $0x00, R10
-
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ AX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ AX, 240(SP)
+	MOVQ AX, R11
+	SHRQ $0x20, R11
+	MOVQ AX, R15
+	ADDQ R11, R15
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R11, DX
+	SBBQ $0x00, R15
 	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
+	SBBQ R15, CX
+	SBBQ R12, SI
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  160(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, AX
+	MULXQ (DI), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	MULXQ 8(DI), R13, R15
+	ADCXQ R13, SI
+	ADOXQ R15, R8
+	MULXQ 16(DI), R13, R15
+	ADCXQ R13, R8
+	ADOXQ R15, R9
+	MULXQ 24(DI), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 32(DI), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 40(DI), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 248(SP)
+	MOVQ BX, R13
+	SHRQ $0x20, R13
+	MOVQ BX, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
+	CMPQ BX, DX
+	SBBQ R13, DX
+	SBBQ $0x00, R11
+	SUBQ DX, CX
+	SBBQ R11, SI
+	SBBQ R12, R8
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  168(SP), DX
+	XORL  R15, R15
+	MOVL  $0x00000000, BX
+	MULXQ (DI), R15, R11
+	ADCXQ R15, SI
+	ADOXQ R11, R8
+	MULXQ 8(DI), R15, R11
+	ADCXQ R15, R8
+	ADOXQ R11, R9
+	MULXQ 16(DI), R15, R11
+	ADCXQ R15, R9
+	ADOXQ R11, R10
+	MULXQ 24(DI), R15, R11
+	ADCXQ R15, R10
+	ADOXQ R11, R14
+	MULXQ 32(DI), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, AX
+	MULXQ 40(DI), R15, R11
+	ADCXQ R15, AX
+	ADOXQ R11, BX
+	ADCQ  $0x00, BX
+
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ CX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, CX
+	MOVQ CX, 256(SP)
+	MOVQ CX, R15
+	SHRQ $0x20, R15
+	MOVQ CX, R13
+	ADDQ R15, R13
+	ADCQ $0x00, R12
+	CMPQ CX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R13
+	SUBQ DX, SI
+	SBBQ R13, R8
+	SBBQ R12, R9
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
+	MOVQ  176(SP), DX
+	XORL  R11, R11
+	MOVL  $0x00000000, CX
+	MULXQ (DI), R11, R13
+	ADCXQ R11, R8
+	ADOXQ R13, R9
+	MULXQ 8(DI), R11, R13
+	ADCXQ R11, R9
+	ADOXQ R13, R10
+	MULXQ 16(DI), R11, R13
+	ADCXQ R11, R10
+	ADOXQ R13, R14
+	MULXQ 24(DI), R11, R13
+	ADCXQ R11, R14
+	ADOXQ R13, AX
+	MULXQ 32(DI), R11, R13
+	ADCXQ R11, AX
+	ADOXQ R13, BX
+	MULXQ 40(DI), R11, R13
+	ADCXQ R11, BX
+	ADOXQ R13, CX
+	ADCQ  $0x00, CX
+
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ SI, DX
+	SHLQ $0x20, DX
+	ADDQ DX, SI
+	MOVQ SI, 264(SP)
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, R15
+	ADDQ R11, R15
+	ADCQ $0x00, R12
+	CMPQ SI, DX
+	SBBQ R11, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R8
+	SBBQ R15, R9
+	SBBQ R12, R10
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
+	MOVQ  184(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, SI
+	MULXQ (DI), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 8(DI), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 16(DI), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	MULXQ 24(DI), R13, R15
+	ADCXQ R13, AX
+	ADOXQ R15, BX
+	MULXQ 32(DI), R13, R15
+	ADCXQ R13, BX
+	ADOXQ R15, CX
+	MULXQ 40(DI), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	ADCQ  $0x00, SI
+
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R8, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R8
+	MOVQ R8, 272(SP)
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
+	CMPQ R8, DX
+	SBBQ R13, DX
+	SBBQ $0x00, R11
+	SUBQ DX, R9
+	SBBQ R11, R10
+	SBBQ R12, R14
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R9, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R9
+	MOVQ R9, 280(SP)
+	MOVQ R9, DI
+	SHRQ $0x20, DI
+	MOVQ R9, R15
+	ADDQ DI, R15
+	ADCQ $0x00, R12
+	CMPQ R9, DX
+	SBBQ DI, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R10
+	SBBQ R15, R14
+	SBBQ R12, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, CX
+	SBBQ $0x00, SI
+	SBBQ R12, R12
+
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 240(SP), R11
+	SUBQ DX, R11
+	MOVQ R11, 288(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 248(SP), R11
+	SBBQ DX, R11
+	MOVQ R11, 296(SP)
+	MOVQ 256(SP), R11
+	SBBQ $-2, R11
+	MOVQ R11, 304(SP)
+	MOVQ 264(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 312(SP)
+	MOVQ 272(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 320(SP)
+	MOVQ R9, R11
+	SBBQ $-1, R11
+	MOVQ R11, 328(SP)
+	SBBQ R11, R11
+	ADDQ R12, R11
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R14, R13
+	MOVQ AX, R15
+	MOVQ BX, DI
+	MOVQ CX, R12
+	MOVQ SI, R9
+	ADDQ 240(SP), R10
+	ADCQ 248(SP), R14
+	ADCQ 256(SP), AX
+	ADCQ 264(SP), BX
+	ADCQ 272(SP), CX
+	ADCQ 280(SP), SI
+	ADDQ 288(SP), R8
+	ADCQ 296(SP), R13
+	ADCQ 304(SP), R15
+	ADCQ 312(SP), DI
+	ADCQ 320(SP), R12
+	ADCQ 328(SP), R9
+	ADCQ $0x00, R11
+	XORQ R8, R10
+	ANDQ R11, R10
+	XORQ R10, R8
+	XORQ R13, R14
+	ANDQ R11, R14
+	XORQ R14, R13
+	XORQ R15, AX
+	ANDQ R11, AX
+	XORQ AX, R15
+	XORQ DI, BX
+	ANDQ R11, BX
+	XORQ BX, DI
+	XORQ R12, CX
+	ANDQ R11, CX
+	XORQ CX, R12
+	XORQ R9, SI
+	ANDQ R11, SI
+	XORQ SI, R9
+	MOVQ DI, AX
+	MOVQ p+0(FP), DI
+	MOVQ R8, 192(SP)
+	MOVQ R13, 200(SP)
+	MOVQ R15, 208(SP)
+	MOVQ AX, 216(SP)
+	MOVQ R12, 224(SP)
+	MOVQ R9, 232(SP)
+
+	// Z' = Y·Z
+	// Row 0: a[0..6] = x·y[0].
+	MOVQ  48(DI), DX
+	MULXQ 96(DI), AX, BX
+	MULXQ 104(DI), R11, CX
+	ADDQ  R11, BX
+	MULXQ 112(DI), R11, SI
+	ADCQ  R11, CX
+	MULXQ 120(DI), R11, R8
+	ADCQ  R11, SI
+	MULXQ 128(DI), R11, R9
+	ADCQ  R11, R8
+	MULXQ 136(DI), R11, R10
+	ADCQ  R11, R9
+	ADCQ  $0x00, R10
+
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  56(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
+	XORL  R12, R12
+	MOVL  $0x00000000, R14
 	MULXQ 96(DI), R12, R13
 	ADCXQ R12, BX
 	ADOXQ R13, CX
@@ -1660,1127 +1467,995 @@ TEXT ·doubleADX(SB), NOSPLIT, $240-8
 	ADOXQ R13, R10
 	MULXQ 136(DI), R12, R13
 	ADCXQ R12, R10
-	ADOXQ R13, R11
+	ADOXQ R13, R14
+	ADCQ  $0x00, R14
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
-
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  64(DI), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 96(DI), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 104(DI), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 112(DI), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 120(DI), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 128(DI), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 136(DI), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
-
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  72(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 96(DI), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 104(DI), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 112(DI), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 120(DI), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 128(DI), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 136(DI), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
-
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  80(DI), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 96(DI), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 104(DI), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 112(DI), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 120(DI), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 128(DI), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 136(DI), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
-
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  88(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 96(DI), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 104(DI), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 112(DI), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 120(DI), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 128(DI), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 136(DI), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
-
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	MOVQ    R14, 96(DI)
-	MOVQ    R8, 104(DI)
-	MOVQ    R12, 112(DI)
-	MOVQ    SI, 120(DI)
-	MOVQ    R9, 128(DI)
-	MOVQ    AX, 136(DI)
-
-	// X' = α² - 2β
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
-	MOVQ  96(SP), DX
-	MULXQ 96(SP), AX, BX
-	MULXQ 104(SP), R12, CX
-	ADDQ  R12, BX
-	MULXQ 112(SP), R12, SI
-	ADCQ  R12, CX
-	MULXQ 120(SP), R12, R8
-	ADCQ  R12, SI
-	MULXQ 128(SP), R12, R9
-	ADCQ  R12, R8
-	MULXQ 136(SP), R12, R10
-	ADCQ  R12, R9
-	ADCQ  $0x00, R10
-
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ AX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ AX, 240(SP)
+	MOVQ AX, R11
+	SHRQ $0x20, R11
+	MOVQ AX, R15
+	ADDQ R11, R15
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R11, DX
+	SBBQ $0x00, R15
 	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
+	SBBQ R15, CX
+	SBBQ R12, SI
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  104(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
-	MULXQ 96(SP), R12, R13
-	ADCXQ R12, BX
-	ADOXQ R13, CX
-	MULXQ 104(SP), R12, R13
-	ADCXQ R12, CX
-	ADOXQ R13, SI
-	MULXQ 112(SP), R12, R13
-	ADCXQ R12, SI
-	ADOXQ R13, R8
-	MULXQ 120(SP), R12, R13
-	ADCXQ R12, R8
-	ADOXQ R13, R9
-	MULXQ 128(SP), R12, R13
-	ADCXQ R12, R9
-	ADOXQ R13, R10
-	MULXQ 136(SP), R12, R13
-	ADCXQ R12, R10
-	ADOXQ R13, R11
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  64(DI), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, AX
+	MULXQ 96(DI), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	MULXQ 104(DI), R13, R15
+	ADCXQ R13, SI
+	ADOXQ R15, R8
+	MULXQ 112(DI), R13, R15
+	ADCXQ R13, R8
+	ADOXQ R15, R9
+	MULXQ 120(DI), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 128(DI), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 136(DI), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ BX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ BX, 248(SP)
+	MOVQ BX, R13
+	SHRQ $0x20, R13
+	MOVQ BX, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
 	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R13, DX
+	SBBQ $0x00, R11
 	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
+	SBBQ R11, SI
+	SBBQ R12, R8
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  112(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 96(SP), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 104(SP), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 112(SP), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 120(SP), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 128(SP), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 136(SP), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  72(DI), DX
+	XORL  R15, R15
+	MOVL  $0x00000000, BX
+	MULXQ 96(DI), R15, R11
+	ADCXQ R15, SI
+	ADOXQ R11, R8
+	MULXQ 104(DI), R15, R11
+	ADCXQ R15, R8
+	ADOXQ R11, R9
+	MULXQ 112(DI), R15, R11
+	ADCXQ R15, R9
+	ADOXQ R11, R10
+	MULXQ 120(DI), R15, R11
+	ADCXQ R15, R10
+	ADOXQ R11, R14
+	MULXQ 128(DI), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, AX
+	MULXQ 136(DI), R15, R11
+	ADCXQ R15, AX
+	ADOXQ R11, BX
+	ADCQ  $0x00, BX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ CX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ CX, 256(SP)
+	MOVQ CX, R15
+	SHRQ $0x20, R15
+	MOVQ CX, R13
+	ADDQ R15, R13
+	ADCQ $0x00, R12
 	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R15, DX
+	SBBQ $0x00, R13
 	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
+	SBBQ R13, R8
+	SBBQ R12, R9
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  120(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 96(SP), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 104(SP), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 112(SP), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 120(SP), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 128(SP), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 136(SP), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
+	MOVQ  80(DI), DX
+	XORL  R11, R11
+	MOVL  $0x00000000, CX
+	MULXQ 96(DI), R11, R13
+	ADCXQ R11, R8
+	ADOXQ R13, R9
+	MULXQ 104(DI), R11, R13
+	ADCXQ R11, R9
+	ADOXQ R13, R10
+	MULXQ 112(DI), R11, R13
+	ADCXQ R11, R10
+	ADOXQ R13, R14
+	MULXQ 120(DI), R11, R13
+	ADCXQ R11, R14
+	ADOXQ R13, AX
+	MULXQ 128(DI), R11, R13
+	ADCXQ R11, AX
+	ADOXQ R13, BX
+	MULXQ 136(DI), R11, R13
+	ADCXQ R11, BX
+	ADOXQ R13, CX
+	ADCQ  $0x00, CX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ SI, DX
 	SHLQ $0x20, DX
 	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ SI, 264(SP)
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, R15
+	ADDQ R11, R15
+	ADCQ $0x00, R12
 	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
+	SBBQ R11, DX
 	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
+	SUBQ DX, R8
+	SBBQ R15, R9
+	SBBQ R12, R10
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  128(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 96(SP), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 104(SP), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 112(SP), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 120(SP), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 128(SP), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 136(SP), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
+	MOVQ  88(DI), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, SI
+	MULXQ 96(DI), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 104(DI), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 112(DI), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	MULXQ 120(DI), R13, R15
+	ADCXQ R13, AX
+	ADOXQ R15, BX
+	MULXQ 128(DI), R13, R15
+	ADCXQ R13, BX
+	ADOXQ R15, CX
+	MULXQ 136(DI), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	ADCQ  $0x00, SI
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R8, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R8, 272(SP)
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
 	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R13, DX
+	SBBQ $0x00, R11
 	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
+	SBBQ R11, R10
+	SBBQ R12, R14
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  136(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 96(SP), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 104(SP), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 112(SP), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 120(SP), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 128(SP), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 136(SP), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R9, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R9
+	MOVQ R9, 280(SP)
+	MOVQ R9, DI
+	SHRQ $0x20, DI
+	MOVQ R9, R15
+	ADDQ DI, R15
+	ADCQ $0x00, R12
+	CMPQ R9, DX
+	SBBQ DI, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R10
+	SBBQ R15, R14
+	SBBQ R12, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, CX
+	SBBQ $0x00, SI
+	SBBQ R12, R12
+
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 240(SP), R11
+	SUBQ DX, R11
+	MOVQ R11, 288(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 248(SP), R11
+	SBBQ DX, R11
+	MOVQ R11, 296(SP)
+	MOVQ 256(SP), R11
+	SBBQ $-2, R11
+	MOVQ R11, 304(SP)
+	MOVQ 264(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 312(SP)
+	MOVQ 272(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 320(SP)
+	MOVQ R9, R11
+	SBBQ $-1, R11
+	MOVQ R11, 328(SP)
+	SBBQ R11, R11
+	ADDQ R12, R11
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R14, R13
+	MOVQ AX, R15
+	MOVQ BX, DI
+	MOVQ CX, R12
+	MOVQ SI, R9
+	ADDQ 240(SP), R10
+	ADCQ 248(SP), R14
+	ADCQ 256(SP), AX
+	ADCQ 264(SP), BX
+	ADCQ 272(SP), CX
+	ADCQ 280(SP), SI
+	ADDQ 288(SP), R8
+	ADCQ 296(SP), R13
+	ADCQ 304(SP), R15
+	ADCQ 312(SP), DI
+	ADCQ 320(SP), R12
+	ADCQ 328(SP), R9
+	ADCQ $0x00, R11
+	XORQ R8, R10
+	ANDQ R11, R10
+	XORQ R10, R8
+	XORQ R13, R14
+	ANDQ R11, R14
+	XORQ R14, R13
+	XORQ R15, AX
+	ANDQ R11, AX
+	XORQ AX, R15
+	XORQ DI, BX
+	ANDQ R11, BX
+	XORQ BX, DI
+	XORQ R12, CX
+	ANDQ R11, CX
+	XORQ CX, R12
+	XORQ R9, SI
+	ANDQ R11, SI
+	XORQ SI, R9
+	MOVQ DI, AX
+	MOVQ p+0(FP), DI
+	MOVQ R8, 96(DI)
+	MOVQ R13, 104(DI)
+	MOVQ R15, 112(DI)
+	MOVQ AX, 120(DI)
+	MOVQ R12, 128(DI)
+	MOVQ R9, 136(DI)
+
+	// X' = α² - 2β
+	// Row 0: c[1..6] = x0·x[1..5].
+	MOVQ  96(SP), DX
+	MULXQ 104(SP), CX, BX
+	MULXQ 112(SP), AX, SI
+	ADDQ  AX, BX
+	MULXQ 120(SP), AX, R8
+	ADCQ  AX, SI
+	MULXQ 128(SP), AX, R9
+	ADCQ  AX, R8
+	MULXQ 136(SP), AX, R10
+	ADCQ  AX, R9
+	ADCQ  $0x00, R10
+
+	// Row 1: c[3..7] += x1·x[2..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R13
+	MOVQ  104(SP), DX
+	MULXQ 112(SP), R11, R12
+	ADCXQ R11, SI
+	ADOXQ R12, R8
+	MULXQ 120(SP), R11, R12
+	ADCXQ R11, R8
+	ADOXQ R12, R9
+	MULXQ 128(SP), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, R10
+	MULXQ 136(SP), R11, R12
+	ADCXQ R11, R10
+	ADOXQ R12, R13
+	ADCQ  $0x00, R13
+
+	// Row 2: c[5..8] += x2·x[3..5]; low halves on CF, high halves on OF.
+	XORL  R14, R14
+	MOVL  $0x00000000, AX
+	MOVQ  112(SP), DX
+	MULXQ 120(SP), R14, R15
+	ADCXQ R14, R9
+	ADOXQ R15, R10
+	MULXQ 128(SP), R14, R15
+	ADCXQ R14, R10
+	ADOXQ R15, R13
+	MULXQ 136(SP), R14, R15
+	ADCXQ R14, R13
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Row 3: c[7..9] += x3·x[4..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R14
+	MOVQ  120(SP), DX
+	MULXQ 128(SP), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, AX
+	MULXQ 136(SP), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R14
+	ADCQ  $0x00, R14
+
+	// Row 4: c[9..10] += x4·x[5..5]; low halves on CF, high halves on OF.
+	XORL  R15, R15
+	MOVL  $0x00000000, R12
+	MOVQ  128(SP), DX
+	MULXQ 136(SP), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, R12
+	ADCQ  $0x00, R12
+	MOVQ  R14, 312(SP)
+	MOVQ  R12, 320(SP)
+
+	// f = 2c + Σ x_i²·2^(128i): doubling on CF, squares on OF; f[9..11] go to tmp.
+	XORL  R15, R15
+	MOVQ  96(SP), DX
+	MULXQ 96(SP), R15, R11
+	MOVL  $0x00000000, R14
+	ADCXQ R14, R14
+	ADOXQ R15, R14
+	ADCXQ CX, CX
+	ADOXQ R11, CX
+	MOVQ  104(SP), DX
+	MULXQ 104(SP), R15, R11
+	ADCXQ BX, BX
+	ADOXQ R15, BX
+	ADCXQ SI, SI
+	ADOXQ R11, SI
+	MOVQ  112(SP), DX
+	MULXQ 112(SP), R15, R11
+	ADCXQ R8, R8
+	ADOXQ R15, R8
+	ADCXQ R9, R9
+	ADOXQ R11, R9
+	MOVQ  120(SP), DX
+	MULXQ 120(SP), R15, R11
+	ADCXQ R10, R10
+	ADOXQ R15, R10
+	ADCXQ R13, R13
+	ADOXQ R11, R13
+	MOVQ  128(SP), DX
+	MULXQ 128(SP), R15, R11
+	ADCXQ AX, AX
+	ADOXQ R15, AX
+	MOVQ  312(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 312(SP)
+	MOVQ  136(SP), DX
+	MULXQ 136(SP), R15, R11
+	MOVQ  320(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R15, DX
+	MOVQ  DX, 320(SP)
+	MOVL  $0x00000000, DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 328(SP)
+
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R14, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R14
+	MOVQ R14, 240(SP)
+	MOVQ R14, R15
+	SHRQ $0x20, R15
+	MOVQ R14, R12
+	ADDQ R15, R12
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	CMPQ R14, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R12
+	SUBQ DX, CX
+	SBBQ R12, BX
+	SBBQ R11, SI
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ CX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, CX
+	MOVQ CX, 248(SP)
+	MOVQ CX, R12
+	SHRQ $0x20, R12
+	MOVQ CX, DI
+	ADDQ R12, DI
+	ADCQ $0x00, R11
+	CMPQ CX, DX
+	SBBQ R12, DX
+	SBBQ $0x00, DI
+	SUBQ DX, BX
+	SBBQ DI, SI
+	SBBQ R11, R8
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 256(SP)
+	MOVQ BX, R15
+	SHRQ $0x20, R15
+	MOVQ BX, R14
+	ADDQ R15, R14
+	ADCQ $0x00, R11
+	CMPQ BX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R14
+	SUBQ DX, SI
+	SBBQ R14, R8
+	SBBQ R11, R9
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ SI, DX
+	SHLQ $0x20, DX
+	ADDQ DX, SI
+	MOVQ SI, 264(SP)
+	MOVQ SI, CX
+	SHRQ $0x20, CX
+	MOVQ SI, DI
+	ADDQ CX, DI
+	ADCQ $0x00, R11
+	CMPQ SI, DX
+	SBBQ CX, DX
+	SBBQ $0x00, DI
+	SUBQ DX, R8
+	SBBQ DI, R9
+	SBBQ R11, R10
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R8, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R8
+	MOVQ R8, 272(SP)
+	MOVQ R8, R14
+	SHRQ $0x20, R14
+	MOVQ R8, R12
+	ADDQ R14, R12
+	ADCQ $0x00, R11
+	CMPQ R8, DX
+	SBBQ R14, DX
+	SBBQ $0x00, R12
+	SUBQ DX, R9
+	SBBQ R12, R10
+	SBBQ R11, R13
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	MOVQ 312(SP), BX
+	MOVQ 320(SP), R15
+	MOVQ 328(SP), DI
+
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R9, DX
 	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	ADDQ DX, R9
+	MOVQ R9, 280(SP)
+	MOVQ R9, CX
+	SHRQ $0x20, CX
+	MOVQ R9, SI
+	ADDQ CX, SI
+	ADCQ $0x00, R11
 	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ CX, DX
+	SBBQ $0x00, SI
 	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
+	SBBQ SI, R13
+	SBBQ R11, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, R15
+	SBBQ $0x00, DI
+	SBBQ R11, R11
 
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	SUBQ    192(SP), R14
-	SBBQ    200(SP), R8
-	SBBQ    208(SP), R12
-	SBBQ    216(SP), SI
-	SBBQ    224(SP), R9
-	SBBQ    232(SP), AX
-	SBBQ    BX, BX
-	MOVL    $0xffffffff, CX
-	ANDQ    BX, CX
-	MOVQ    $0xffffffff00000000, R10
-	ANDQ    BX, R10
-	MOVQ    $0xfffffffffffffffe, R11
-	ANDQ    BX, R11
-	ADDQ    CX, R14
-	ADCQ    R10, R8
-	ADCQ    R11, R12
-	ADCQ    BX, SI
-	ADCQ    BX, R9
-	ADCQ    BX, AX
-	SUBQ    192(SP), R14
-	SBBQ    200(SP), R8
-	SBBQ    208(SP), R12
-	SBBQ    216(SP), SI
-	SBBQ    224(SP), R9
-	SBBQ    232(SP), AX
-	SBBQ    R13, R13
-	MOVL    $0xffffffff, R15
-	ANDQ    R13, R15
-	MOVQ    $0xffffffff00000000, BX
-	ANDQ    R13, BX
-	MOVQ    $0xfffffffffffffffe, CX
-	ANDQ    R13, CX
-	ADDQ    R15, R14
-	ADCQ    BX, R8
-	ADCQ    CX, R12
-	ADCQ    R13, SI
-	ADCQ    R13, R9
-	ADCQ    R13, AX
-	MOVQ    R14, (DI)
-	MOVQ    R8, 8(DI)
-	MOVQ    R12, 16(DI)
-	MOVQ    SI, 24(DI)
-	MOVQ    R9, 32(DI)
-	MOVQ    AX, 40(DI)
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 240(SP), R12
+	SUBQ DX, R12
+	MOVQ R12, 288(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 248(SP), R12
+	SBBQ DX, R12
+	MOVQ R12, 296(SP)
+	MOVQ 256(SP), R12
+	SBBQ $-2, R12
+	MOVQ R12, 304(SP)
+	MOVQ 264(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 312(SP)
+	MOVQ 272(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 320(SP)
+	MOVQ R9, R12
+	SBBQ $-1, R12
+	MOVQ R12, 328(SP)
+	SBBQ R12, R12
+	ADDQ R11, R12
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R13, R14
+	MOVQ AX, SI
+	MOVQ BX, CX
+	MOVQ R15, R11
+	MOVQ DI, R9
+	ADDQ 240(SP), R10
+	ADCQ 248(SP), R13
+	ADCQ 256(SP), AX
+	ADCQ 264(SP), BX
+	ADCQ 272(SP), R15
+	ADCQ 280(SP), DI
+	ADDQ 288(SP), R8
+	ADCQ 296(SP), R14
+	ADCQ 304(SP), SI
+	ADCQ 312(SP), CX
+	ADCQ 320(SP), R11
+	ADCQ 328(SP), R9
+	ADCQ $0x00, R12
+	XORQ R8, R10
+	ANDQ R12, R10
+	XORQ R10, R8
+	XORQ R14, R13
+	ANDQ R12, R13
+	XORQ R13, R14
+	XORQ SI, AX
+	ANDQ R12, AX
+	XORQ AX, SI
+	XORQ CX, BX
+	ANDQ R12, BX
+	XORQ BX, CX
+	XORQ R11, R15
+	ANDQ R12, R15
+	XORQ R15, R11
+	XORQ R9, DI
+	ANDQ R12, DI
+	XORQ DI, R9
+	MOVQ p+0(FP), DI
+	SUBQ 192(SP), R8
+	SBBQ 200(SP), R14
+	SBBQ 208(SP), SI
+	SBBQ 216(SP), CX
+	SBBQ 224(SP), R11
+	SBBQ 232(SP), R9
+	SBBQ AX, AX
+	MOVL $0xffffffff, BX
+	ANDQ AX, BX
+	MOVQ $0xffffffff00000000, R10
+	ANDQ AX, R10
+	MOVQ $0xfffffffffffffffe, R12
+	ANDQ AX, R12
+	ADDQ BX, R8
+	ADCQ R10, R14
+	ADCQ R12, SI
+	ADCQ AX, CX
+	ADCQ AX, R11
+	ADCQ AX, R9
+	SUBQ 192(SP), R8
+	SBBQ 200(SP), R14
+	SBBQ 208(SP), SI
+	SBBQ 216(SP), CX
+	SBBQ 224(SP), R11
+	SBBQ 232(SP), R9
+	SBBQ R13, R13
+	MOVL $0xffffffff, R15
+	ANDQ R13, R15
+	MOVQ $0xffffffff00000000, AX
+	ANDQ R13, AX
+	MOVQ $0xfffffffffffffffe, BX
+	ANDQ R13, BX
+	ADDQ R15, R8
+	ADCQ AX, R14
+	ADCQ BX, SI
+	ADCQ R13, CX
+	ADCQ R13, R11
+	ADCQ R13, R9
+	MOVQ R8, (DI)
+	MOVQ R14, 8(DI)
+	MOVQ SI, 16(DI)
+	MOVQ CX, 24(DI)
+	MOVQ R11, 32(DI)
+	MOVQ R9, 40(DI)
 
 	// T = β - X'
 	MOVQ 192(SP), R10
-	MOVQ 200(SP), R11
+	MOVQ 200(SP), R12
 	MOVQ 208(SP), R13
 	MOVQ 216(SP), R15
-	MOVQ 224(SP), BX
-	MOVQ 232(SP), CX
+	MOVQ 224(SP), AX
+	MOVQ 232(SP), BX
 	SUBQ (DI), R10
-	SBBQ 8(DI), R11
+	SBBQ 8(DI), R12
 	SBBQ 16(DI), R13
 	SBBQ 24(DI), R15
-	SBBQ 32(DI), BX
-	SBBQ 40(DI), CX
-	SBBQ R14, R14
-	MOVL $0xffffffff, R8
-	ANDQ R14, R8
-	MOVQ $0xffffffff00000000, R12
-	ANDQ R14, R12
-	MOVQ $0xfffffffffffffffe, SI
-	ANDQ R14, SI
-	ADDQ R8, R10
-	ADCQ R12, R11
-	ADCQ SI, R13
-	ADCQ R14, R15
-	ADCQ R14, BX
-	ADCQ R14, CX
+	SBBQ 32(DI), AX
+	SBBQ 40(DI), BX
+	SBBQ R8, R8
+	MOVL $0xffffffff, R14
+	ANDQ R8, R14
+	MOVQ $0xffffffff00000000, SI
+	ANDQ R8, SI
+	MOVQ $0xfffffffffffffffe, CX
+	ANDQ R8, CX
+	ADDQ R14, R10
+	ADCQ SI, R12
+	ADCQ CX, R13
+	ADCQ R8, R15
+	ADCQ R8, AX
+	ADCQ R8, BX
 	MOVQ R10, 48(SP)
-	MOVQ R11, 56(SP)
+	MOVQ R12, 56(SP)
 	MOVQ R13, 64(SP)
 	MOVQ R15, 72(SP)
-	MOVQ BX, 80(SP)
-	MOVQ CX, 88(SP)
+	MOVQ AX, 80(SP)
+	MOVQ BX, 88(SP)
 
 	// γ = γ², Y' = α·T - γ
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
+	// Row 0: c[1..6] = x0·x[1..5].
 	MOVQ  144(SP), DX
-	MULXQ 144(SP), AX, BX
-	MULXQ 152(SP), R12, CX
-	ADDQ  R12, BX
-	MULXQ 160(SP), R12, SI
-	ADCQ  R12, CX
-	MULXQ 168(SP), R12, R8
-	ADCQ  R12, SI
-	MULXQ 176(SP), R12, R9
-	ADCQ  R12, R8
-	MULXQ 184(SP), R12, R10
-	ADCQ  R12, R9
+	MULXQ 152(SP), CX, BX
+	MULXQ 160(SP), AX, SI
+	ADDQ  AX, BX
+	MULXQ 168(SP), AX, R8
+	ADCQ  AX, SI
+	MULXQ 176(SP), AX, R9
+	ADCQ  AX, R8
+	MULXQ 184(SP), AX, R10
+	ADCQ  AX, R9
 	ADCQ  $0x00, R10
 
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
+	// Row 1: c[3..7] += x1·x[2..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R13
+	MOVQ  152(SP), DX
+	MULXQ 160(SP), R11, R12
+	ADCXQ R11, SI
+	ADOXQ R12, R8
+	MULXQ 168(SP), R11, R12
+	ADCXQ R11, R8
+	ADOXQ R12, R9
+	MULXQ 176(SP), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, R10
+	MULXQ 184(SP), R11, R12
+	ADCXQ R11, R10
+	ADOXQ R12, R13
+	ADCQ  $0x00, R13
 
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
+	// Row 2: c[5..8] += x2·x[3..5]; low halves on CF, high halves on OF.
+	XORL  R14, R14
+	MOVL  $0x00000000, AX
+	MOVQ  160(SP), DX
+	MULXQ 168(SP), R14, R15
+	ADCXQ R14, R9
+	ADOXQ R15, R10
+	MULXQ 176(SP), R14, R15
+	ADCXQ R14, R10
+	ADOXQ R15, R13
+	MULXQ 184(SP), R14, R15
+	ADCXQ R14, R13
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
 
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
+	// Row 3: c[7..9] += x3·x[4..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R14
+	MOVQ  168(SP), DX
+	MULXQ 176(SP), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, AX
+	MULXQ 184(SP), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R14
+	ADCQ  $0x00, R14
+
+	// Row 4: c[9..10] += x4·x[5..5]; low halves on CF, high halves on OF.
+	XORL  R15, R15
+	MOVL  $0x00000000, R12
+	MOVQ  176(SP), DX
+	MULXQ 184(SP), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, R12
+	ADCQ  $0x00, R12
+	MOVQ  R14, 312(SP)
+	MOVQ  R12, 320(SP)
+
+	// f = 2c + Σ x_i²·2^(128i): doubling on CF, squares on OF; f[9..11] go to tmp.
+	XORL  R15, R15
+	MOVQ  144(SP), DX
+	MULXQ 144(SP), R15, R11
+	MOVL  $0x00000000, R14
+	ADCXQ R14, R14
+	ADOXQ R15, R14
+	ADCXQ CX, CX
+	ADOXQ R11, CX
+	MOVQ  152(SP), DX
+	MULXQ 152(SP), R15, R11
+	ADCXQ BX, BX
+	ADOXQ R15, BX
+	ADCXQ SI, SI
+	ADOXQ R11, SI
+	MOVQ  160(SP), DX
+	MULXQ 160(SP), R15, R11
+	ADCXQ R8, R8
+	ADOXQ R15, R8
+	ADCXQ R9, R9
+	ADOXQ R11, R9
+	MOVQ  168(SP), DX
+	MULXQ 168(SP), R15, R11
+	ADCXQ R10, R10
+	ADOXQ R15, R10
+	ADCXQ R13, R13
+	ADOXQ R11, R13
+	MOVQ  176(SP), DX
+	MULXQ 176(SP), R15, R11
+	ADCXQ AX, AX
+	ADOXQ R15, AX
+	MOVQ  312(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 312(SP)
+	MOVQ  184(SP), DX
+	MULXQ 184(SP), R15, R11
+	MOVQ  320(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R15, DX
+	MOVQ  DX, 320(SP)
+	MOVL  $0x00000000, DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 328(SP)
+
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R14, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R14
+	MOVQ R14, 240(SP)
+	MOVQ R14, R15
+	SHRQ $0x20, R15
+	MOVQ R14, R12
+	ADDQ R15, R12
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	CMPQ R14, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R12
+	SUBQ DX, CX
+	SBBQ R12, BX
+	SBBQ R11, SI
+	MOVL $0x00000000, R11
 	ADCQ $0x00, R11
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  152(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
-	MULXQ 144(SP), R12, R13
-	ADCXQ R12, BX
-	ADOXQ R13, CX
-	MULXQ 152(SP), R12, R13
-	ADCXQ R12, CX
-	ADOXQ R13, SI
-	MULXQ 160(SP), R12, R13
-	ADCXQ R12, SI
-	ADOXQ R13, R8
-	MULXQ 168(SP), R12, R13
-	ADCXQ R12, R8
-	ADOXQ R13, R9
-	MULXQ 176(SP), R12, R13
-	ADCXQ R12, R9
-	ADOXQ R13, R10
-	MULXQ 184(SP), R12, R13
-	ADCXQ R12, R10
-	ADOXQ R13, R11
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
-
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  160(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 144(SP), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 152(SP), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 160(SP), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 168(SP), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 176(SP), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 184(SP), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ CX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ CX, 248(SP)
+	MOVQ CX, R12
+	SHRQ $0x20, R12
+	MOVQ CX, DI
+	ADDQ R12, DI
+	ADCQ $0x00, R11
 	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
+	SBBQ R12, DX
+	SBBQ $0x00, DI
+	SUBQ DX, BX
+	SBBQ DI, SI
+	SBBQ R11, R8
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Subtract them, then add q less the borrow at limb 6.
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 256(SP)
+	MOVQ BX, R15
+	SHRQ $0x20, R15
+	MOVQ BX, R14
+	ADDQ R15, R14
+	ADCQ $0x00, R11
+	CMPQ BX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R14
 	SUBQ DX, SI
 	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
+	SBBQ R11, R9
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  168(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 144(SP), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 152(SP), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 160(SP), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 168(SP), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 176(SP), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 184(SP), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ SI, DX
 	SHLQ $0x20, DX
 	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
+	MOVQ SI, 264(SP)
 	MOVQ SI, CX
 	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ SI, DI
+	ADDQ CX, DI
+	ADCQ $0x00, R11
 	CMPQ SI, DX
 	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ $0x00, DI
 	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
+	SBBQ DI, R9
+	SBBQ R11, R10
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  176(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 144(SP), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 152(SP), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 160(SP), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 168(SP), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 176(SP), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 184(SP), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R8, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
+	MOVQ R8, 272(SP)
 	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	SHRQ $0x20, R14
+	MOVQ R8, R12
+	ADDQ R14, R12
+	ADCQ $0x00, R11
 	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R14, DX
+	SBBQ $0x00, R12
 	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
+	SBBQ R12, R10
+	SBBQ R11, R13
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	MOVQ 312(SP), BX
+	MOVQ 320(SP), R15
+	MOVQ 328(SP), DI
 
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  184(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 144(SP), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 152(SP), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 160(SP), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 168(SP), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 176(SP), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 184(SP), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R9, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R9, 280(SP)
+	MOVQ R9, CX
+	SHRQ $0x20, CX
+	MOVQ R9, SI
+	ADDQ CX, SI
+	ADCQ $0x00, R11
 	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ CX, DX
+	SBBQ $0x00, SI
 	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
+	SBBQ SI, R13
+	SBBQ R11, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, R15
+	SBBQ $0x00, DI
+	SBBQ R11, R11
 
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	MOVQ    R14, 144(SP)
-	MOVQ    R8, 152(SP)
-	MOVQ    R12, 160(SP)
-	MOVQ    SI, 168(SP)
-	MOVQ    R9, 176(SP)
-	MOVQ    AX, 184(SP)
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 240(SP), R12
+	SUBQ DX, R12
+	MOVQ R12, 288(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 248(SP), R12
+	SBBQ DX, R12
+	MOVQ R12, 296(SP)
+	MOVQ 256(SP), R12
+	SBBQ $-2, R12
+	MOVQ R12, 304(SP)
+	MOVQ 264(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 312(SP)
+	MOVQ 272(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 320(SP)
+	MOVQ R9, R12
+	SBBQ $-1, R12
+	MOVQ R12, 328(SP)
+	SBBQ R12, R12
+	ADDQ R11, R12
 
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R13, R14
+	MOVQ AX, SI
+	MOVQ BX, CX
+	MOVQ R15, R11
+	MOVQ DI, R9
+	ADDQ 240(SP), R10
+	ADCQ 248(SP), R13
+	ADCQ 256(SP), AX
+	ADCQ 264(SP), BX
+	ADCQ 272(SP), R15
+	ADCQ 280(SP), DI
+	ADDQ 288(SP), R8
+	ADCQ 296(SP), R14
+	ADCQ 304(SP), SI
+	ADCQ 312(SP), CX
+	ADCQ 320(SP), R11
+	ADCQ 328(SP), R9
+	ADCQ $0x00, R12
+	XORQ R8, R10
+	ANDQ R12, R10
+	XORQ R10, R8
+	XORQ R14, R13
+	ANDQ R12, R13
+	XORQ R13, R14
+	XORQ SI, AX
+	ANDQ R12, AX
+	XORQ AX, SI
+	XORQ CX, BX
+	ANDQ R12, BX
+	XORQ BX, CX
+	XORQ R11, R15
+	ANDQ R12, R15
+	XORQ R15, R11
+	XORQ R9, DI
+	ANDQ R12, DI
+	XORQ DI, R9
+	MOVQ p+0(FP), DI
+	MOVQ R8, 144(SP)
+	MOVQ R14, 152(SP)
+	MOVQ SI, 160(SP)
+	MOVQ CX, 168(SP)
+	MOVQ R11, 176(SP)
+	MOVQ R9, 184(SP)
+
+	// Row 0: a[0..6] = x·y[0].
 	MOVQ  48(SP), DX
 	MULXQ 96(SP), AX, BX
-	MULXQ 104(SP), R12, CX
-	ADDQ  R12, BX
-	MULXQ 112(SP), R12, SI
-	ADCQ  R12, CX
-	MULXQ 120(SP), R12, R8
-	ADCQ  R12, SI
-	MULXQ 128(SP), R12, R9
-	ADCQ  R12, R8
-	MULXQ 136(SP), R12, R10
-	ADCQ  R12, R9
+	MULXQ 104(SP), R11, CX
+	ADDQ  R11, BX
+	MULXQ 112(SP), R11, SI
+	ADCQ  R11, CX
+	MULXQ 120(SP), R11, R8
+	ADCQ  R11, SI
+	MULXQ 128(SP), R11, R9
+	ADCQ  R11, R8
+	MULXQ 136(SP), R11, R10
+	ADCQ  R11, R9
 	ADCQ  $0x00, R10
 
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
-
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  56(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
+	XORL  R12, R12
+	MOVL  $0x00000000, R14
 	MULXQ 96(SP), R12, R13
 	ADCXQ R12, BX
 	ADOXQ R13, CX
@@ -2798,319 +2473,316 @@ TEXT ·doubleADX(SB), NOSPLIT, $240-8
 	ADOXQ R13, R10
 	MULXQ 136(SP), R12, R13
 	ADCXQ R12, R10
-	ADOXQ R13, R11
+	ADOXQ R13, R14
+	ADCQ  $0x00, R14
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ AX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, AX
+	MOVQ AX, 240(SP)
+	MOVQ AX, R11
+	SHRQ $0x20, R11
+	MOVQ AX, R15
+	ADDQ R11, R15
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+	CMPQ AX, DX
+	SBBQ R11, DX
+	SBBQ $0x00, R15
+	SUBQ DX, BX
+	SBBQ R15, CX
+	SBBQ R12, SI
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  64(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, AX
+	MULXQ 96(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	MULXQ 104(SP), R13, R15
+	ADCXQ R13, SI
+	ADOXQ R15, R8
+	MULXQ 112(SP), R13, R15
+	ADCXQ R13, R8
+	ADOXQ R15, R9
+	MULXQ 120(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 128(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 136(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ BX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ BX, 248(SP)
+	MOVQ BX, R13
+	SHRQ $0x20, R13
+	MOVQ BX, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
 	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R13, DX
+	SBBQ $0x00, R11
 	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
+	SBBQ R11, SI
+	SBBQ R12, R8
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  64(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 96(SP), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 104(SP), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 112(SP), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 120(SP), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 128(SP), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 136(SP), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  72(SP), DX
+	XORL  R15, R15
+	MOVL  $0x00000000, BX
+	MULXQ 96(SP), R15, R11
+	ADCXQ R15, SI
+	ADOXQ R11, R8
+	MULXQ 104(SP), R15, R11
+	ADCXQ R15, R8
+	ADOXQ R11, R9
+	MULXQ 112(SP), R15, R11
+	ADCXQ R15, R9
+	ADOXQ R11, R10
+	MULXQ 120(SP), R15, R11
+	ADCXQ R15, R10
+	ADOXQ R11, R14
+	MULXQ 128(SP), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, AX
+	MULXQ 136(SP), R15, R11
+	ADCXQ R15, AX
+	ADOXQ R11, BX
+	ADCQ  $0x00, BX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ CX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ CX, 256(SP)
+	MOVQ CX, R15
+	SHRQ $0x20, R15
+	MOVQ CX, R13
+	ADDQ R15, R13
+	ADCQ $0x00, R12
 	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R15, DX
+	SBBQ $0x00, R13
 	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
+	SBBQ R13, R8
+	SBBQ R12, R9
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  72(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 96(SP), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 104(SP), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 112(SP), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 120(SP), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 128(SP), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 136(SP), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
+	MOVQ  80(SP), DX
+	XORL  R11, R11
+	MOVL  $0x00000000, CX
+	MULXQ 96(SP), R11, R13
+	ADCXQ R11, R8
+	ADOXQ R13, R9
+	MULXQ 104(SP), R11, R13
+	ADCXQ R11, R9
+	ADOXQ R13, R10
+	MULXQ 112(SP), R11, R13
+	ADCXQ R11, R10
+	ADOXQ R13, R14
+	MULXQ 120(SP), R11, R13
+	ADCXQ R11, R14
+	ADOXQ R13, AX
+	MULXQ 128(SP), R11, R13
+	ADCXQ R11, AX
+	ADOXQ R13, BX
+	MULXQ 136(SP), R11, R13
+	ADCXQ R11, BX
+	ADOXQ R13, CX
+	ADCQ  $0x00, CX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ SI, DX
 	SHLQ $0x20, DX
 	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ SI, 264(SP)
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, R15
+	ADDQ R11, R15
+	ADCQ $0x00, R12
 	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
+	SBBQ R11, DX
 	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
+	SUBQ DX, R8
+	SBBQ R15, R9
+	SBBQ R12, R10
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  80(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 96(SP), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 104(SP), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 112(SP), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 120(SP), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 128(SP), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 136(SP), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
+	MOVQ  88(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, SI
+	MULXQ 96(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 104(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 112(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	MULXQ 120(SP), R13, R15
+	ADCXQ R13, AX
+	ADOXQ R15, BX
+	MULXQ 128(SP), R13, R15
+	ADCXQ R13, BX
+	ADOXQ R15, CX
+	MULXQ 136(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	ADCQ  $0x00, SI
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R8, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R8, 272(SP)
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
 	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R13, DX
+	SBBQ $0x00, R11
 	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
+	SBBQ R11, R10
+	SBBQ R12, R14
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  88(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 96(SP), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 104(SP), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 112(SP), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 120(SP), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 128(SP), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 136(SP), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R9, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R9, 280(SP)
+	MOVQ R9, DI
+	SHRQ $0x20, DI
+	MOVQ R9, R15
+	ADDQ DI, R15
+	ADCQ $0x00, R12
 	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ DI, DX
+	SBBQ $0x00, R15
 	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
+	SBBQ R15, R14
+	SBBQ R12, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, CX
+	SBBQ $0x00, SI
+	SBBQ R12, R12
 
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	SUBQ    144(SP), R14
-	SBBQ    152(SP), R8
-	SBBQ    160(SP), R12
-	SBBQ    168(SP), SI
-	SBBQ    176(SP), R9
-	SBBQ    184(SP), AX
-	SBBQ    BX, BX
-	MOVL    $0xffffffff, CX
-	ANDQ    BX, CX
-	MOVQ    $0xffffffff00000000, R10
-	ANDQ    BX, R10
-	MOVQ    $0xfffffffffffffffe, R11
-	ANDQ    BX, R11
-	ADDQ    CX, R14
-	ADCQ    R10, R8
-	ADCQ    R11, R12
-	ADCQ    BX, SI
-	ADCQ    BX, R9
-	ADCQ    BX, AX
-	MOVQ    R14, 48(DI)
-	MOVQ    R8, 56(DI)
-	MOVQ    R12, 64(DI)
-	MOVQ    SI, 72(DI)
-	MOVQ    R9, 80(DI)
-	MOVQ    AX, 88(DI)
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 240(SP), R11
+	SUBQ DX, R11
+	MOVQ R11, 288(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 248(SP), R11
+	SBBQ DX, R11
+	MOVQ R11, 296(SP)
+	MOVQ 256(SP), R11
+	SBBQ $-2, R11
+	MOVQ R11, 304(SP)
+	MOVQ 264(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 312(SP)
+	MOVQ 272(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 320(SP)
+	MOVQ R9, R11
+	SBBQ $-1, R11
+	MOVQ R11, 328(SP)
+	SBBQ R11, R11
+	ADDQ R12, R11
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R14, R13
+	MOVQ AX, R15
+	MOVQ BX, DI
+	MOVQ CX, R12
+	MOVQ SI, R9
+	ADDQ 240(SP), R10
+	ADCQ 248(SP), R14
+	ADCQ 256(SP), AX
+	ADCQ 264(SP), BX
+	ADCQ 272(SP), CX
+	ADCQ 280(SP), SI
+	ADDQ 288(SP), R8
+	ADCQ 296(SP), R13
+	ADCQ 304(SP), R15
+	ADCQ 312(SP), DI
+	ADCQ 320(SP), R12
+	ADCQ 328(SP), R9
+	ADCQ $0x00, R11
+	XORQ R8, R10
+	ANDQ R11, R10
+	XORQ R10, R8
+	XORQ R13, R14
+	ANDQ R11, R14
+	XORQ R14, R13
+	XORQ R15, AX
+	ANDQ R11, AX
+	XORQ AX, R15
+	XORQ DI, BX
+	ANDQ R11, BX
+	XORQ BX, DI
+	XORQ R12, CX
+	ANDQ R11, CX
+	XORQ CX, R12
+	XORQ R9, SI
+	ANDQ R11, SI
+	XORQ SI, R9
+	MOVQ DI, AX
+	MOVQ p+0(FP), DI
+	SUBQ 144(SP), R8
+	SBBQ 152(SP), R13
+	SBBQ 160(SP), R15
+	SBBQ 168(SP), AX
+	SBBQ 176(SP), R12
+	SBBQ 184(SP), R9
+	SBBQ BX, BX
+	MOVL $0xffffffff, CX
+	ANDQ BX, CX
+	MOVQ $0xffffffff00000000, SI
+	ANDQ BX, SI
+	MOVQ $0xfffffffffffffffe, R10
+	ANDQ BX, R10
+	ADDQ CX, R8
+	ADCQ SI, R13
+	ADCQ R10, R15
+	ADCQ BX, AX
+	ADCQ BX, R12
+	ADCQ BX, R9
+	MOVQ R8, 48(DI)
+	MOVQ R13, 56(DI)
+	MOVQ R15, 64(DI)
+	MOVQ AX, 72(DI)
+	MOVQ R12, 80(DI)
+	MOVQ R9, 88(DI)
 	RET
 
 // func addMixedADX(p *[18]uint64, a *[12]uint64, neg uint64) (hZero uint64)
 // Requires: ADX, BMI2, CMOV
-TEXT ·addMixedADX(SB), NOSPLIT, $432-32
+TEXT ·addMixedADX(SB), NOSPLIT, $528-32
 	MOVQ p+0(FP), DI
 
 	// Copy a's X2 and Y2 to the frame.
@@ -3141,410 +2813,331 @@ TEXT ·addMixedADX(SB), NOSPLIT, $432-32
 	MOVQ DX, 88(SP)
 
 	// ZZ = Z1²
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
+	// Row 0: c[1..6] = x0·x[1..5].
 	MOVQ  96(DI), DX
-	MULXQ 96(DI), AX, BX
-	MULXQ 104(DI), R12, CX
-	ADDQ  R12, BX
-	MULXQ 112(DI), R12, SI
-	ADCQ  R12, CX
-	MULXQ 120(DI), R12, R8
-	ADCQ  R12, SI
-	MULXQ 128(DI), R12, R9
-	ADCQ  R12, R8
-	MULXQ 136(DI), R12, R10
-	ADCQ  R12, R9
+	MULXQ 104(DI), CX, BX
+	MULXQ 112(DI), AX, SI
+	ADDQ  AX, BX
+	MULXQ 120(DI), AX, R8
+	ADCQ  AX, SI
+	MULXQ 128(DI), AX, R9
+	ADCQ  AX, R8
+	MULXQ 136(DI), AX, R10
+	ADCQ  AX, R9
 	ADCQ  $0x00, R10
 
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
+	// Row 1: c[3..7] += x1·x[2..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R13
+	MOVQ  104(DI), DX
+	MULXQ 112(DI), R11, R12
+	ADCXQ R11, SI
+	ADOXQ R12, R8
+	MULXQ 120(DI), R11, R12
+	ADCXQ R11, R8
+	ADOXQ R12, R9
+	MULXQ 128(DI), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, R10
+	MULXQ 136(DI), R11, R12
+	ADCXQ R11, R10
+	ADOXQ R12, R13
+	ADCQ  $0x00, R13
 
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
+	// Row 2: c[5..8] += x2·x[3..5]; low halves on CF, high halves on OF.
+	XORL  R14, R14
+	MOVL  $0x00000000, AX
+	MOVQ  112(DI), DX
+	MULXQ 120(DI), R14, R15
+	ADCXQ R14, R9
+	ADOXQ R15, R10
+	MULXQ 128(DI), R14, R15
+	ADCXQ R14, R10
+	ADOXQ R15, R13
+	MULXQ 136(DI), R14, R15
+	ADCXQ R14, R13
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
 
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
+	// Row 3: c[7..9] += x3·x[4..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R14
+	MOVQ  120(DI), DX
+	MULXQ 128(DI), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, AX
+	MULXQ 136(DI), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R14
+	ADCQ  $0x00, R14
+
+	// Row 4: c[9..10] += x4·x[5..5]; low halves on CF, high halves on OF.
+	XORL  R15, R15
+	MOVL  $0x00000000, R12
+	MOVQ  128(DI), DX
+	MULXQ 136(DI), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, R12
+	ADCQ  $0x00, R12
+	MOVQ  R14, 504(SP)
+	MOVQ  R12, 512(SP)
+
+	// f = 2c + Σ x_i²·2^(128i): doubling on CF, squares on OF; f[9..11] go to tmp.
+	XORL  R15, R15
+	MOVQ  96(DI), DX
+	MULXQ 96(DI), R15, R11
+	MOVL  $0x00000000, R14
+	ADCXQ R14, R14
+	ADOXQ R15, R14
+	ADCXQ CX, CX
+	ADOXQ R11, CX
+	MOVQ  104(DI), DX
+	MULXQ 104(DI), R15, R11
+	ADCXQ BX, BX
+	ADOXQ R15, BX
+	ADCXQ SI, SI
+	ADOXQ R11, SI
+	MOVQ  112(DI), DX
+	MULXQ 112(DI), R15, R11
+	ADCXQ R8, R8
+	ADOXQ R15, R8
+	ADCXQ R9, R9
+	ADOXQ R11, R9
+	MOVQ  120(DI), DX
+	MULXQ 120(DI), R15, R11
+	ADCXQ R10, R10
+	ADOXQ R15, R10
+	ADCXQ R13, R13
+	ADOXQ R11, R13
+	MOVQ  128(DI), DX
+	MULXQ 128(DI), R15, R11
+	ADCXQ AX, AX
+	ADOXQ R15, AX
+	MOVQ  504(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 504(SP)
+	MOVQ  136(DI), DX
+	MULXQ 136(DI), R15, R11
+	MOVQ  512(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R15, DX
+	MOVQ  DX, 512(SP)
+	MOVL  $0x00000000, DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 520(SP)
+
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R14, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R14
+	MOVQ R14, 432(SP)
+	MOVQ R14, R15
+	SHRQ $0x20, R15
+	MOVQ R14, R12
+	ADDQ R15, R12
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	CMPQ R14, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R12
+	SUBQ DX, CX
+	SBBQ R12, BX
+	SBBQ R11, SI
+	MOVL $0x00000000, R11
 	ADCQ $0x00, R11
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  104(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
-	MULXQ 96(DI), R12, R13
-	ADCXQ R12, BX
-	ADOXQ R13, CX
-	MULXQ 104(DI), R12, R13
-	ADCXQ R12, CX
-	ADOXQ R13, SI
-	MULXQ 112(DI), R12, R13
-	ADCXQ R12, SI
-	ADOXQ R13, R8
-	MULXQ 120(DI), R12, R13
-	ADCXQ R12, R8
-	ADOXQ R13, R9
-	MULXQ 128(DI), R12, R13
-	ADCXQ R12, R9
-	ADOXQ R13, R10
-	MULXQ 136(DI), R12, R13
-	ADCXQ R12, R10
-	ADOXQ R13, R11
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
-
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  112(DI), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 96(DI), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 104(DI), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 112(DI), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 120(DI), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 128(DI), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 136(DI), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ CX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ CX, 440(SP)
+	MOVQ CX, R12
+	SHRQ $0x20, R12
+	MOVQ CX, DI
+	ADDQ R12, DI
+	ADCQ $0x00, R11
 	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
+	SBBQ R12, DX
+	SBBQ $0x00, DI
+	SUBQ DX, BX
+	SBBQ DI, SI
+	SBBQ R11, R8
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Subtract them, then add q less the borrow at limb 6.
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 448(SP)
+	MOVQ BX, R15
+	SHRQ $0x20, R15
+	MOVQ BX, R14
+	ADDQ R15, R14
+	ADCQ $0x00, R11
+	CMPQ BX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R14
 	SUBQ DX, SI
 	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
+	SBBQ R11, R9
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  120(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 96(DI), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 104(DI), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 112(DI), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 120(DI), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 128(DI), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 136(DI), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ SI, DX
 	SHLQ $0x20, DX
 	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
+	MOVQ SI, 456(SP)
 	MOVQ SI, CX
 	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ SI, DI
+	ADDQ CX, DI
+	ADCQ $0x00, R11
 	CMPQ SI, DX
 	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ $0x00, DI
 	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
+	SBBQ DI, R9
+	SBBQ R11, R10
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  128(DI), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 96(DI), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 104(DI), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 112(DI), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 120(DI), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 128(DI), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 136(DI), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R8, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
+	MOVQ R8, 464(SP)
 	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	SHRQ $0x20, R14
+	MOVQ R8, R12
+	ADDQ R14, R12
+	ADCQ $0x00, R11
 	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R14, DX
+	SBBQ $0x00, R12
 	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
+	SBBQ R12, R10
+	SBBQ R11, R13
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	MOVQ 504(SP), BX
+	MOVQ 512(SP), R15
+	MOVQ 520(SP), DI
 
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  136(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 96(DI), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 104(DI), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 112(DI), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 120(DI), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 128(DI), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 136(DI), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R9, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R9, 472(SP)
+	MOVQ R9, CX
+	SHRQ $0x20, CX
+	MOVQ R9, SI
+	ADDQ CX, SI
+	ADCQ $0x00, R11
 	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ CX, DX
+	SBBQ $0x00, SI
 	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
+	SBBQ SI, R13
+	SBBQ R11, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, R15
+	SBBQ $0x00, DI
+	SBBQ R11, R11
 
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	MOVQ    R14, 96(SP)
-	MOVQ    R8, 104(SP)
-	MOVQ    R12, 112(SP)
-	MOVQ    SI, 120(SP)
-	MOVQ    R9, 128(SP)
-	MOVQ    AX, 136(SP)
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 432(SP), R12
+	SUBQ DX, R12
+	MOVQ R12, 480(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 440(SP), R12
+	SBBQ DX, R12
+	MOVQ R12, 488(SP)
+	MOVQ 448(SP), R12
+	SBBQ $-2, R12
+	MOVQ R12, 496(SP)
+	MOVQ 456(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 504(SP)
+	MOVQ 464(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 512(SP)
+	MOVQ R9, R12
+	SBBQ $-1, R12
+	MOVQ R12, 520(SP)
+	SBBQ R12, R12
+	ADDQ R11, R12
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R13, R14
+	MOVQ AX, SI
+	MOVQ BX, CX
+	MOVQ R15, R11
+	MOVQ DI, R9
+	ADDQ 432(SP), R10
+	ADCQ 440(SP), R13
+	ADCQ 448(SP), AX
+	ADCQ 456(SP), BX
+	ADCQ 464(SP), R15
+	ADCQ 472(SP), DI
+	ADDQ 480(SP), R8
+	ADCQ 488(SP), R14
+	ADCQ 496(SP), SI
+	ADCQ 504(SP), CX
+	ADCQ 512(SP), R11
+	ADCQ 520(SP), R9
+	ADCQ $0x00, R12
+	XORQ R8, R10
+	ANDQ R12, R10
+	XORQ R10, R8
+	XORQ R14, R13
+	ANDQ R12, R13
+	XORQ R13, R14
+	XORQ SI, AX
+	ANDQ R12, AX
+	XORQ AX, SI
+	XORQ CX, BX
+	ANDQ R12, BX
+	XORQ BX, CX
+	XORQ R11, R15
+	ANDQ R12, R15
+	XORQ R15, R11
+	XORQ R9, DI
+	ANDQ R12, DI
+	XORQ DI, R9
+	MOVQ p+0(FP), DI
+	MOVQ R8, 96(SP)
+	MOVQ R14, 104(SP)
+	MOVQ SI, 112(SP)
+	MOVQ CX, 120(SP)
+	MOVQ R11, 128(SP)
+	MOVQ R9, 136(SP)
 
 	// H = X2·ZZ - X1; stop if H = 0
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
+	// Row 0: a[0..6] = x·y[0].
 	MOVQ  96(SP), DX
 	MULXQ (SP), AX, BX
-	MULXQ 8(SP), R12, CX
-	ADDQ  R12, BX
-	MULXQ 16(SP), R12, SI
-	ADCQ  R12, CX
-	MULXQ 24(SP), R12, R8
-	ADCQ  R12, SI
-	MULXQ 32(SP), R12, R9
-	ADCQ  R12, R8
-	MULXQ 40(SP), R12, R10
-	ADCQ  R12, R9
+	MULXQ 8(SP), R11, CX
+	ADDQ  R11, BX
+	MULXQ 16(SP), R11, SI
+	ADCQ  R11, CX
+	MULXQ 24(SP), R11, R8
+	ADCQ  R11, SI
+	MULXQ 32(SP), R11, R9
+	ADCQ  R11, R8
+	MULXQ 40(SP), R11, R10
+	ADCQ  R11, R9
 	ADCQ  $0x00, R10
 
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
-
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  104(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
+	XORL  R12, R12
+	MOVL  $0x00000000, R14
 	MULXQ (SP), R12, R13
 	ADCXQ R12, BX
 	ADOXQ R13, CX
@@ -3562,371 +3155,339 @@ TEXT ·addMixedADX(SB), NOSPLIT, $432-32
 	ADOXQ R13, R10
 	MULXQ 40(SP), R12, R13
 	ADCXQ R12, R10
-	ADOXQ R13, R11
+	ADOXQ R13, R14
+	ADCQ  $0x00, R14
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
-
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  112(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ (SP), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 8(SP), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 16(SP), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 24(SP), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 32(SP), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 40(SP), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
-
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  120(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ (SP), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 8(SP), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 16(SP), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 24(SP), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 32(SP), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 40(SP), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
-
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  128(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ (SP), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 8(SP), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 16(SP), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 24(SP), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 32(SP), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 40(SP), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
-
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  136(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ (SP), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 8(SP), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 16(SP), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 24(SP), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 32(SP), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 40(SP), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
-
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	SUBQ    (DI), R14
-	SBBQ    8(DI), R8
-	SBBQ    16(DI), R12
-	SBBQ    24(DI), SI
-	SBBQ    32(DI), R9
-	SBBQ    40(DI), AX
-	SBBQ    BX, BX
-	MOVL    $0xffffffff, CX
-	ANDQ    BX, CX
-	MOVQ    $0xffffffff00000000, R10
-	ANDQ    BX, R10
-	MOVQ    $0xfffffffffffffffe, R11
-	ANDQ    BX, R11
-	ADDQ    CX, R14
-	ADCQ    R10, R8
-	ADCQ    R11, R12
-	ADCQ    BX, SI
-	ADCQ    BX, R9
-	ADCQ    BX, AX
-	MOVQ    R14, 144(SP)
-	MOVQ    R8, 152(SP)
-	MOVQ    R12, 160(SP)
-	MOVQ    SI, 168(SP)
-	MOVQ    R9, 176(SP)
-	MOVQ    AX, 184(SP)
-	MOVQ    R14, R13
-	ORQ     R8, R13
-	ORQ     R12, R13
-	ORQ     SI, R13
-	ORQ     R9, R13
-	ORQ     AX, R13
-	JZ      hzero
-
-	// S2 = Y2·Z1·ZZ, negated if neg ≠ 0
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
-	MOVQ  96(DI), DX
-	MULXQ 48(SP), AX, BX
-	MULXQ 56(SP), R12, CX
-	ADDQ  R12, BX
-	MULXQ 64(SP), R12, SI
-	ADCQ  R12, CX
-	MULXQ 72(SP), R12, R8
-	ADCQ  R12, SI
-	MULXQ 80(SP), R12, R9
-	ADCQ  R12, R8
-	MULXQ 88(SP), R12, R10
-	ADCQ  R12, R9
-	ADCQ  $0x00, R10
-
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ AX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ AX, 432(SP)
+	MOVQ AX, R11
+	SHRQ $0x20, R11
+	MOVQ AX, R15
+	ADDQ R11, R15
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R11, DX
+	SBBQ $0x00, R15
 	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
+	SBBQ R15, CX
+	SBBQ R12, SI
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  112(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, AX
+	MULXQ (SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	MULXQ 8(SP), R13, R15
+	ADCXQ R13, SI
+	ADOXQ R15, R8
+	MULXQ 16(SP), R13, R15
+	ADCXQ R13, R8
+	ADOXQ R15, R9
+	MULXQ 24(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 32(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 40(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 440(SP)
+	MOVQ BX, R13
+	SHRQ $0x20, R13
+	MOVQ BX, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
+	CMPQ BX, DX
+	SBBQ R13, DX
+	SBBQ $0x00, R11
+	SUBQ DX, CX
+	SBBQ R11, SI
+	SBBQ R12, R8
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  120(SP), DX
+	XORL  R15, R15
+	MOVL  $0x00000000, BX
+	MULXQ (SP), R15, R11
+	ADCXQ R15, SI
+	ADOXQ R11, R8
+	MULXQ 8(SP), R15, R11
+	ADCXQ R15, R8
+	ADOXQ R11, R9
+	MULXQ 16(SP), R15, R11
+	ADCXQ R15, R9
+	ADOXQ R11, R10
+	MULXQ 24(SP), R15, R11
+	ADCXQ R15, R10
+	ADOXQ R11, R14
+	MULXQ 32(SP), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, AX
+	MULXQ 40(SP), R15, R11
+	ADCXQ R15, AX
+	ADOXQ R11, BX
+	ADCQ  $0x00, BX
+
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ CX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, CX
+	MOVQ CX, 448(SP)
+	MOVQ CX, R15
+	SHRQ $0x20, R15
+	MOVQ CX, R13
+	ADDQ R15, R13
+	ADCQ $0x00, R12
+	CMPQ CX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R13
+	SUBQ DX, SI
+	SBBQ R13, R8
+	SBBQ R12, R9
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
+	MOVQ  128(SP), DX
+	XORL  R11, R11
+	MOVL  $0x00000000, CX
+	MULXQ (SP), R11, R13
+	ADCXQ R11, R8
+	ADOXQ R13, R9
+	MULXQ 8(SP), R11, R13
+	ADCXQ R11, R9
+	ADOXQ R13, R10
+	MULXQ 16(SP), R11, R13
+	ADCXQ R11, R10
+	ADOXQ R13, R14
+	MULXQ 24(SP), R11, R13
+	ADCXQ R11, R14
+	ADOXQ R13, AX
+	MULXQ 32(SP), R11, R13
+	ADCXQ R11, AX
+	ADOXQ R13, BX
+	MULXQ 40(SP), R11, R13
+	ADCXQ R11, BX
+	ADOXQ R13, CX
+	ADCQ  $0x00, CX
+
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ SI, DX
+	SHLQ $0x20, DX
+	ADDQ DX, SI
+	MOVQ SI, 456(SP)
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, R15
+	ADDQ R11, R15
+	ADCQ $0x00, R12
+	CMPQ SI, DX
+	SBBQ R11, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R8
+	SBBQ R15, R9
+	SBBQ R12, R10
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
+	MOVQ  136(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, SI
+	MULXQ (SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 8(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 16(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	MULXQ 24(SP), R13, R15
+	ADCXQ R13, AX
+	ADOXQ R15, BX
+	MULXQ 32(SP), R13, R15
+	ADCXQ R13, BX
+	ADOXQ R15, CX
+	MULXQ 40(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	ADCQ  $0x00, SI
+
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R8, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R8
+	MOVQ R8, 464(SP)
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
+	CMPQ R8, DX
+	SBBQ R13, DX
+	SBBQ $0x00, R11
+	SUBQ DX, R9
+	SBBQ R11, R10
+	SBBQ R12, R14
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R9, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R9
+	MOVQ R9, 472(SP)
+	MOVQ R9, DI
+	SHRQ $0x20, DI
+	MOVQ R9, R15
+	ADDQ DI, R15
+	ADCQ $0x00, R12
+	CMPQ R9, DX
+	SBBQ DI, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R10
+	SBBQ R15, R14
+	SBBQ R12, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, CX
+	SBBQ $0x00, SI
+	SBBQ R12, R12
+
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 432(SP), R11
+	SUBQ DX, R11
+	MOVQ R11, 480(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 440(SP), R11
+	SBBQ DX, R11
+	MOVQ R11, 488(SP)
+	MOVQ 448(SP), R11
+	SBBQ $-2, R11
+	MOVQ R11, 496(SP)
+	MOVQ 456(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 504(SP)
+	MOVQ 464(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 512(SP)
+	MOVQ R9, R11
+	SBBQ $-1, R11
+	MOVQ R11, 520(SP)
+	SBBQ R11, R11
+	ADDQ R12, R11
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R14, R13
+	MOVQ AX, R15
+	MOVQ BX, DI
+	MOVQ CX, R12
+	MOVQ SI, R9
+	ADDQ 432(SP), R10
+	ADCQ 440(SP), R14
+	ADCQ 448(SP), AX
+	ADCQ 456(SP), BX
+	ADCQ 464(SP), CX
+	ADCQ 472(SP), SI
+	ADDQ 480(SP), R8
+	ADCQ 488(SP), R13
+	ADCQ 496(SP), R15
+	ADCQ 504(SP), DI
+	ADCQ 512(SP), R12
+	ADCQ 520(SP), R9
+	ADCQ $0x00, R11
+	XORQ R8, R10
+	ANDQ R11, R10
+	XORQ R10, R8
+	XORQ R13, R14
+	ANDQ R11, R14
+	XORQ R14, R13
+	XORQ R15, AX
+	ANDQ R11, AX
+	XORQ AX, R15
+	XORQ DI, BX
+	ANDQ R11, BX
+	XORQ BX, DI
+	XORQ R12, CX
+	ANDQ R11, CX
+	XORQ CX, R12
+	XORQ R9, SI
+	ANDQ R11, SI
+	XORQ SI, R9
+	MOVQ DI, AX
+	MOVQ p+0(FP), DI
+	SUBQ (DI), R8
+	SBBQ 8(DI), R13
+	SBBQ 16(DI), R15
+	SBBQ 24(DI), AX
+	SBBQ 32(DI), R12
+	SBBQ 40(DI), R9
+	SBBQ BX, BX
+	MOVL $0xffffffff, CX
+	ANDQ BX, CX
+	MOVQ $0xffffffff00000000, SI
+	ANDQ BX, SI
+	MOVQ $0xfffffffffffffffe, R10
+	ANDQ BX, R10
+	ADDQ CX, R8
+	ADCQ SI, R13
+	ADCQ R10, R15
+	ADCQ BX, AX
+	ADCQ BX, R12
+	ADCQ BX, R9
+	MOVQ R8, 144(SP)
+	MOVQ R13, 152(SP)
+	MOVQ R15, 160(SP)
+	MOVQ AX, 168(SP)
+	MOVQ R12, 176(SP)
+	MOVQ R9, 184(SP)
+	MOVQ R8, R11
+	ORQ  R13, R11
+	ORQ  R15, R11
+	ORQ  AX, R11
+	ORQ  R12, R11
+	ORQ  R9, R11
+	JZ   hzero
+
+	// S2 = Y2·Z1·ZZ, negated if neg ≠ 0
+	// Row 0: a[0..6] = x·y[0].
+	MOVQ  96(DI), DX
+	MULXQ 48(SP), AX, BX
+	MULXQ 56(SP), R11, CX
+	ADDQ  R11, BX
+	MULXQ 64(SP), R11, SI
+	ADCQ  R11, CX
+	MULXQ 72(SP), R11, R8
+	ADCQ  R11, SI
+	MULXQ 80(SP), R11, R9
+	ADCQ  R11, R8
+	MULXQ 88(SP), R11, R10
+	ADCQ  R11, R9
+	ADCQ  $0x00, R10
+
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  104(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
+	XORL  R12, R12
+	MOVL  $0x00000000, R14
 	MULXQ 48(SP), R12, R13
 	ADCXQ R12, BX
 	ADOXQ R13, CX
@@ -3944,344 +3505,312 @@ TEXT ·addMixedADX(SB), NOSPLIT, $432-32
 	ADOXQ R13, R10
 	MULXQ 88(SP), R12, R13
 	ADCXQ R12, R10
-	ADOXQ R13, R11
+	ADOXQ R13, R14
+	ADCQ  $0x00, R14
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
-
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  112(DI), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 48(SP), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 56(SP), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 64(SP), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 72(SP), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 80(SP), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 88(SP), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
-
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  120(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 48(SP), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 56(SP), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 64(SP), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 72(SP), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 80(SP), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 88(SP), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
-
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  128(DI), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 48(SP), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 56(SP), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 64(SP), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 72(SP), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 80(SP), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 88(SP), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
-
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  136(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 48(SP), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 56(SP), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 64(SP), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 72(SP), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 80(SP), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 88(SP), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
-
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	MOVQ    R14, 192(SP)
-	MOVQ    R8, 200(SP)
-	MOVQ    R12, 208(SP)
-	MOVQ    SI, 216(SP)
-	MOVQ    R9, 224(SP)
-	MOVQ    AX, 232(SP)
-
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
-	MOVQ  96(SP), DX
-	MULXQ 192(SP), AX, BX
-	MULXQ 200(SP), R12, CX
-	ADDQ  R12, BX
-	MULXQ 208(SP), R12, SI
-	ADCQ  R12, CX
-	MULXQ 216(SP), R12, R8
-	ADCQ  R12, SI
-	MULXQ 224(SP), R12, R9
-	ADCQ  R12, R8
-	MULXQ 232(SP), R12, R10
-	ADCQ  R12, R9
-	ADCQ  $0x00, R10
-
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ AX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ AX, 432(SP)
+	MOVQ AX, R11
+	SHRQ $0x20, R11
+	MOVQ AX, R15
+	ADDQ R11, R15
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R11, DX
+	SBBQ $0x00, R15
 	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
+	SBBQ R15, CX
+	SBBQ R12, SI
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  112(DI), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, AX
+	MULXQ 48(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	MULXQ 56(SP), R13, R15
+	ADCXQ R13, SI
+	ADOXQ R15, R8
+	MULXQ 64(SP), R13, R15
+	ADCXQ R13, R8
+	ADOXQ R15, R9
+	MULXQ 72(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 80(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 88(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 440(SP)
+	MOVQ BX, R13
+	SHRQ $0x20, R13
+	MOVQ BX, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
+	CMPQ BX, DX
+	SBBQ R13, DX
+	SBBQ $0x00, R11
+	SUBQ DX, CX
+	SBBQ R11, SI
+	SBBQ R12, R8
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  120(DI), DX
+	XORL  R15, R15
+	MOVL  $0x00000000, BX
+	MULXQ 48(SP), R15, R11
+	ADCXQ R15, SI
+	ADOXQ R11, R8
+	MULXQ 56(SP), R15, R11
+	ADCXQ R15, R8
+	ADOXQ R11, R9
+	MULXQ 64(SP), R15, R11
+	ADCXQ R15, R9
+	ADOXQ R11, R10
+	MULXQ 72(SP), R15, R11
+	ADCXQ R15, R10
+	ADOXQ R11, R14
+	MULXQ 80(SP), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, AX
+	MULXQ 88(SP), R15, R11
+	ADCXQ R15, AX
+	ADOXQ R11, BX
+	ADCQ  $0x00, BX
+
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ CX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, CX
+	MOVQ CX, 448(SP)
+	MOVQ CX, R15
+	SHRQ $0x20, R15
+	MOVQ CX, R13
+	ADDQ R15, R13
+	ADCQ $0x00, R12
+	CMPQ CX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R13
+	SUBQ DX, SI
+	SBBQ R13, R8
+	SBBQ R12, R9
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
+	MOVQ  128(DI), DX
+	XORL  R11, R11
+	MOVL  $0x00000000, CX
+	MULXQ 48(SP), R11, R13
+	ADCXQ R11, R8
+	ADOXQ R13, R9
+	MULXQ 56(SP), R11, R13
+	ADCXQ R11, R9
+	ADOXQ R13, R10
+	MULXQ 64(SP), R11, R13
+	ADCXQ R11, R10
+	ADOXQ R13, R14
+	MULXQ 72(SP), R11, R13
+	ADCXQ R11, R14
+	ADOXQ R13, AX
+	MULXQ 80(SP), R11, R13
+	ADCXQ R11, AX
+	ADOXQ R13, BX
+	MULXQ 88(SP), R11, R13
+	ADCXQ R11, BX
+	ADOXQ R13, CX
+	ADCQ  $0x00, CX
+
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ SI, DX
+	SHLQ $0x20, DX
+	ADDQ DX, SI
+	MOVQ SI, 456(SP)
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, R15
+	ADDQ R11, R15
+	ADCQ $0x00, R12
+	CMPQ SI, DX
+	SBBQ R11, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R8
+	SBBQ R15, R9
+	SBBQ R12, R10
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
+	MOVQ  136(DI), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, SI
+	MULXQ 48(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 56(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 64(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	MULXQ 72(SP), R13, R15
+	ADCXQ R13, AX
+	ADOXQ R15, BX
+	MULXQ 80(SP), R13, R15
+	ADCXQ R13, BX
+	ADOXQ R15, CX
+	MULXQ 88(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	ADCQ  $0x00, SI
+
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R8, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R8
+	MOVQ R8, 464(SP)
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
+	CMPQ R8, DX
+	SBBQ R13, DX
+	SBBQ $0x00, R11
+	SUBQ DX, R9
+	SBBQ R11, R10
+	SBBQ R12, R14
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R9, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R9
+	MOVQ R9, 472(SP)
+	MOVQ R9, DI
+	SHRQ $0x20, DI
+	MOVQ R9, R15
+	ADDQ DI, R15
+	ADCQ $0x00, R12
+	CMPQ R9, DX
+	SBBQ DI, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R10
+	SBBQ R15, R14
+	SBBQ R12, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, CX
+	SBBQ $0x00, SI
+	SBBQ R12, R12
+
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 432(SP), R11
+	SUBQ DX, R11
+	MOVQ R11, 480(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 440(SP), R11
+	SBBQ DX, R11
+	MOVQ R11, 488(SP)
+	MOVQ 448(SP), R11
+	SBBQ $-2, R11
+	MOVQ R11, 496(SP)
+	MOVQ 456(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 504(SP)
+	MOVQ 464(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 512(SP)
+	MOVQ R9, R11
+	SBBQ $-1, R11
+	MOVQ R11, 520(SP)
+	SBBQ R11, R11
+	ADDQ R12, R11
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R14, R13
+	MOVQ AX, R15
+	MOVQ BX, DI
+	MOVQ CX, R12
+	MOVQ SI, R9
+	ADDQ 432(SP), R10
+	ADCQ 440(SP), R14
+	ADCQ 448(SP), AX
+	ADCQ 456(SP), BX
+	ADCQ 464(SP), CX
+	ADCQ 472(SP), SI
+	ADDQ 480(SP), R8
+	ADCQ 488(SP), R13
+	ADCQ 496(SP), R15
+	ADCQ 504(SP), DI
+	ADCQ 512(SP), R12
+	ADCQ 520(SP), R9
+	ADCQ $0x00, R11
+	XORQ R8, R10
+	ANDQ R11, R10
+	XORQ R10, R8
+	XORQ R13, R14
+	ANDQ R11, R14
+	XORQ R14, R13
+	XORQ R15, AX
+	ANDQ R11, AX
+	XORQ AX, R15
+	XORQ DI, BX
+	ANDQ R11, BX
+	XORQ BX, DI
+	XORQ R12, CX
+	ANDQ R11, CX
+	XORQ CX, R12
+	XORQ R9, SI
+	ANDQ R11, SI
+	XORQ SI, R9
+	MOVQ DI, AX
+	MOVQ p+0(FP), DI
+	MOVQ R8, 192(SP)
+	MOVQ R13, 200(SP)
+	MOVQ R15, 208(SP)
+	MOVQ AX, 216(SP)
+	MOVQ R12, 224(SP)
+	MOVQ R9, 232(SP)
+
+	// Row 0: a[0..6] = x·y[0].
+	MOVQ  96(SP), DX
+	MULXQ 192(SP), AX, BX
+	MULXQ 200(SP), R11, CX
+	ADDQ  R11, BX
+	MULXQ 208(SP), R11, SI
+	ADCQ  R11, CX
+	MULXQ 216(SP), R11, R8
+	ADCQ  R11, SI
+	MULXQ 224(SP), R11, R9
+	ADCQ  R11, R8
+	MULXQ 232(SP), R11, R10
+	ADCQ  R11, R9
+	ADCQ  $0x00, R10
+
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  104(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
+	XORL  R12, R12
+	MOVL  $0x00000000, R14
 	MULXQ 192(SP), R12, R13
 	ADCXQ R12, BX
 	ADOXQ R13, CX
@@ -4299,760 +3828,678 @@ TEXT ·addMixedADX(SB), NOSPLIT, $432-32
 	ADOXQ R13, R10
 	MULXQ 232(SP), R12, R13
 	ADCXQ R12, R10
-	ADOXQ R13, R11
+	ADOXQ R13, R14
+	ADCQ  $0x00, R14
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ AX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, AX
+	MOVQ AX, 432(SP)
+	MOVQ AX, R11
+	SHRQ $0x20, R11
+	MOVQ AX, R15
+	ADDQ R11, R15
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+	CMPQ AX, DX
+	SBBQ R11, DX
+	SBBQ $0x00, R15
+	SUBQ DX, BX
+	SBBQ R15, CX
+	SBBQ R12, SI
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  112(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, AX
+	MULXQ 192(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	MULXQ 200(SP), R13, R15
+	ADCXQ R13, SI
+	ADOXQ R15, R8
+	MULXQ 208(SP), R13, R15
+	ADCXQ R13, R8
+	ADOXQ R15, R9
+	MULXQ 216(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 224(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 232(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ BX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ BX, 440(SP)
+	MOVQ BX, R13
+	SHRQ $0x20, R13
+	MOVQ BX, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
 	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R13, DX
+	SBBQ $0x00, R11
 	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
+	SBBQ R11, SI
+	SBBQ R12, R8
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  112(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 192(SP), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 200(SP), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 208(SP), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 216(SP), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 224(SP), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 232(SP), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  120(SP), DX
+	XORL  R15, R15
+	MOVL  $0x00000000, BX
+	MULXQ 192(SP), R15, R11
+	ADCXQ R15, SI
+	ADOXQ R11, R8
+	MULXQ 200(SP), R15, R11
+	ADCXQ R15, R8
+	ADOXQ R11, R9
+	MULXQ 208(SP), R15, R11
+	ADCXQ R15, R9
+	ADOXQ R11, R10
+	MULXQ 216(SP), R15, R11
+	ADCXQ R15, R10
+	ADOXQ R11, R14
+	MULXQ 224(SP), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, AX
+	MULXQ 232(SP), R15, R11
+	ADCXQ R15, AX
+	ADOXQ R11, BX
+	ADCQ  $0x00, BX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ CX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ CX, 448(SP)
+	MOVQ CX, R15
+	SHRQ $0x20, R15
+	MOVQ CX, R13
+	ADDQ R15, R13
+	ADCQ $0x00, R12
 	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R15, DX
+	SBBQ $0x00, R13
 	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
+	SBBQ R13, R8
+	SBBQ R12, R9
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  120(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 192(SP), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 200(SP), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 208(SP), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 216(SP), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 224(SP), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 232(SP), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
+	MOVQ  128(SP), DX
+	XORL  R11, R11
+	MOVL  $0x00000000, CX
+	MULXQ 192(SP), R11, R13
+	ADCXQ R11, R8
+	ADOXQ R13, R9
+	MULXQ 200(SP), R11, R13
+	ADCXQ R11, R9
+	ADOXQ R13, R10
+	MULXQ 208(SP), R11, R13
+	ADCXQ R11, R10
+	ADOXQ R13, R14
+	MULXQ 216(SP), R11, R13
+	ADCXQ R11, R14
+	ADOXQ R13, AX
+	MULXQ 224(SP), R11, R13
+	ADCXQ R11, AX
+	ADOXQ R13, BX
+	MULXQ 232(SP), R11, R13
+	ADCXQ R11, BX
+	ADOXQ R13, CX
+	ADCQ  $0x00, CX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ SI, DX
 	SHLQ $0x20, DX
 	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ SI, 456(SP)
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, R15
+	ADDQ R11, R15
+	ADCQ $0x00, R12
 	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
+	SBBQ R11, DX
 	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
+	SUBQ DX, R8
+	SBBQ R15, R9
+	SBBQ R12, R10
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  128(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 192(SP), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 200(SP), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 208(SP), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 216(SP), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 224(SP), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 232(SP), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
+	MOVQ  136(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, SI
+	MULXQ 192(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 200(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 208(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	MULXQ 216(SP), R13, R15
+	ADCXQ R13, AX
+	ADOXQ R15, BX
+	MULXQ 224(SP), R13, R15
+	ADCXQ R13, BX
+	ADOXQ R15, CX
+	MULXQ 232(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	ADCQ  $0x00, SI
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R8, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R8, 464(SP)
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
 	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R13, DX
+	SBBQ $0x00, R11
 	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
+	SBBQ R11, R10
+	SBBQ R12, R14
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  136(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 192(SP), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 200(SP), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 208(SP), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 216(SP), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 224(SP), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 232(SP), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R9, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R9, 472(SP)
+	MOVQ R9, DI
+	SHRQ $0x20, DI
+	MOVQ R9, R15
+	ADDQ DI, R15
+	ADCQ $0x00, R12
 	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ DI, DX
+	SBBQ $0x00, R15
 	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
+	SBBQ R15, R14
+	SBBQ R12, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, CX
+	SBBQ $0x00, SI
+	SBBQ R12, R12
 
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 432(SP), R11
+	SUBQ DX, R11
+	MOVQ R11, 480(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 440(SP), R11
+	SBBQ DX, R11
+	MOVQ R11, 488(SP)
+	MOVQ 448(SP), R11
+	SBBQ $-2, R11
+	MOVQ R11, 496(SP)
+	MOVQ 456(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 504(SP)
+	MOVQ 464(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 512(SP)
+	MOVQ R9, R11
+	SBBQ $-1, R11
+	MOVQ R11, 520(SP)
+	SBBQ R11, R11
+	ADDQ R12, R11
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ    R10, R8
+	MOVQ    R14, R13
+	MOVQ    AX, R15
 	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
+	MOVQ    CX, R12
+	MOVQ    SI, R9
+	ADDQ    432(SP), R10
+	ADCQ    440(SP), R14
+	ADCQ    448(SP), AX
+	ADCQ    456(SP), BX
+	ADCQ    464(SP), CX
+	ADCQ    472(SP), SI
+	ADDQ    480(SP), R8
+	ADCQ    488(SP), R13
+	ADCQ    496(SP), R15
+	ADCQ    504(SP), DI
+	ADCQ    512(SP), R12
+	ADCQ    520(SP), R9
+	ADCQ    $0x00, R11
+	XORQ    R8, R10
+	ANDQ    R11, R10
+	XORQ    R10, R8
+	XORQ    R13, R14
+	ANDQ    R11, R14
+	XORQ    R14, R13
+	XORQ    R15, AX
+	ANDQ    R11, AX
+	XORQ    AX, R15
+	XORQ    DI, BX
+	ANDQ    R11, BX
+	XORQ    BX, DI
+	XORQ    R12, CX
+	ANDQ    R11, CX
+	XORQ    CX, R12
+	XORQ    R9, SI
+	ANDQ    R11, SI
+	XORQ    SI, R9
 	MOVQ    DI, AX
 	MOVQ    p+0(FP), DI
-	MOVQ    R14, 192(SP)
-	MOVQ    R8, 200(SP)
-	MOVQ    R12, 208(SP)
-	MOVQ    SI, 216(SP)
-	MOVQ    R9, 224(SP)
-	MOVQ    AX, 232(SP)
+	MOVQ    R8, 192(SP)
+	MOVQ    R13, 200(SP)
+	MOVQ    R15, 208(SP)
+	MOVQ    AX, 216(SP)
+	MOVQ    R12, 224(SP)
+	MOVQ    R9, 232(SP)
 	XORL    BX, BX
 	XORL    CX, CX
+	XORL    SI, SI
 	XORL    R10, R10
 	XORL    R11, R11
-	XORL    R13, R13
-	XORL    R15, R15
+	XORL    R14, R14
 	SUBQ    192(SP), BX
 	SBBQ    200(SP), CX
-	SBBQ    208(SP), R10
-	SBBQ    216(SP), R11
-	SBBQ    224(SP), R13
-	SBBQ    232(SP), R15
-	SBBQ    R14, R14
-	MOVL    $0xffffffff, R8
-	ANDQ    R14, R8
-	MOVQ    $0xffffffff00000000, R12
-	ANDQ    R14, R12
-	MOVQ    $0xfffffffffffffffe, SI
-	ANDQ    R14, SI
-	ADDQ    R8, BX
-	ADCQ    R12, CX
-	ADCQ    SI, R10
-	ADCQ    R14, R11
-	ADCQ    R14, R13
-	ADCQ    R14, R15
-	MOVQ    neg+16(FP), R9
-	TESTQ   R9, R9
+	SBBQ    208(SP), SI
+	SBBQ    216(SP), R10
+	SBBQ    224(SP), R11
+	SBBQ    232(SP), R14
+	SBBQ    R8, R8
+	MOVL    $0xffffffff, R13
+	ANDQ    R8, R13
+	MOVQ    $0xffffffff00000000, R15
+	ANDQ    R8, R15
+	MOVQ    $0xfffffffffffffffe, AX
+	ANDQ    R8, AX
+	ADDQ    R13, BX
+	ADCQ    R15, CX
+	ADCQ    AX, SI
+	ADCQ    R8, R10
+	ADCQ    R8, R11
+	ADCQ    R8, R14
+	MOVQ    neg+16(FP), R12
+	TESTQ   R12, R12
 	CMOVQEQ 192(SP), BX
 	CMOVQEQ 200(SP), CX
-	CMOVQEQ 208(SP), R10
-	CMOVQEQ 216(SP), R11
-	CMOVQEQ 224(SP), R13
-	CMOVQEQ 232(SP), R15
+	CMOVQEQ 208(SP), SI
+	CMOVQEQ 216(SP), R10
+	CMOVQEQ 224(SP), R11
+	CMOVQEQ 232(SP), R14
 
 	// r = S2 - Y1
 	SUBQ 48(DI), BX
 	SBBQ 56(DI), CX
-	SBBQ 64(DI), R10
-	SBBQ 72(DI), R11
-	SBBQ 80(DI), R13
-	SBBQ 88(DI), R15
-	SBBQ AX, AX
-	MOVL $0xffffffff, R14
-	ANDQ AX, R14
-	MOVQ $0xffffffff00000000, R8
-	ANDQ AX, R8
-	MOVQ $0xfffffffffffffffe, R12
-	ANDQ AX, R12
-	ADDQ R14, BX
-	ADCQ R8, CX
-	ADCQ R12, R10
-	ADCQ AX, R11
-	ADCQ AX, R13
-	ADCQ AX, R15
+	SBBQ 64(DI), SI
+	SBBQ 72(DI), R10
+	SBBQ 80(DI), R11
+	SBBQ 88(DI), R14
+	SBBQ R9, R9
+	MOVL $0xffffffff, R8
+	ANDQ R9, R8
+	MOVQ $0xffffffff00000000, R13
+	ANDQ R9, R13
+	MOVQ $0xfffffffffffffffe, R15
+	ANDQ R9, R15
+	ADDQ R8, BX
+	ADCQ R13, CX
+	ADCQ R15, SI
+	ADCQ R9, R10
+	ADCQ R9, R11
+	ADCQ R9, R14
 	MOVQ BX, 192(SP)
 	MOVQ CX, 200(SP)
-	MOVQ R10, 208(SP)
-	MOVQ R11, 216(SP)
-	MOVQ R13, 224(SP)
-	MOVQ R15, 232(SP)
+	MOVQ SI, 208(SP)
+	MOVQ R10, 216(SP)
+	MOVQ R11, 224(SP)
+	MOVQ R14, 232(SP)
 
 	// HH = H², HHH = HH·H, V = X1·HH
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
+	// Row 0: c[1..6] = x0·x[1..5].
 	MOVQ  144(SP), DX
-	MULXQ 144(SP), AX, BX
-	MULXQ 152(SP), R12, CX
-	ADDQ  R12, BX
-	MULXQ 160(SP), R12, SI
-	ADCQ  R12, CX
-	MULXQ 168(SP), R12, R8
-	ADCQ  R12, SI
-	MULXQ 176(SP), R12, R9
-	ADCQ  R12, R8
-	MULXQ 184(SP), R12, R10
-	ADCQ  R12, R9
+	MULXQ 152(SP), CX, BX
+	MULXQ 160(SP), AX, SI
+	ADDQ  AX, BX
+	MULXQ 168(SP), AX, R8
+	ADCQ  AX, SI
+	MULXQ 176(SP), AX, R9
+	ADCQ  AX, R8
+	MULXQ 184(SP), AX, R10
+	ADCQ  AX, R9
 	ADCQ  $0x00, R10
 
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
+	// Row 1: c[3..7] += x1·x[2..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R13
+	MOVQ  152(SP), DX
+	MULXQ 160(SP), R11, R12
+	ADCXQ R11, SI
+	ADOXQ R12, R8
+	MULXQ 168(SP), R11, R12
+	ADCXQ R11, R8
+	ADOXQ R12, R9
+	MULXQ 176(SP), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, R10
+	MULXQ 184(SP), R11, R12
+	ADCXQ R11, R10
+	ADOXQ R12, R13
+	ADCQ  $0x00, R13
 
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
+	// Row 2: c[5..8] += x2·x[3..5]; low halves on CF, high halves on OF.
+	XORL  R14, R14
+	MOVL  $0x00000000, AX
+	MOVQ  160(SP), DX
+	MULXQ 168(SP), R14, R15
+	ADCXQ R14, R9
+	ADOXQ R15, R10
+	MULXQ 176(SP), R14, R15
+	ADCXQ R14, R10
+	ADOXQ R15, R13
+	MULXQ 184(SP), R14, R15
+	ADCXQ R14, R13
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
 
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
+	// Row 3: c[7..9] += x3·x[4..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R14
+	MOVQ  168(SP), DX
+	MULXQ 176(SP), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, AX
+	MULXQ 184(SP), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R14
+	ADCQ  $0x00, R14
+
+	// Row 4: c[9..10] += x4·x[5..5]; low halves on CF, high halves on OF.
+	XORL  R15, R15
+	MOVL  $0x00000000, R12
+	MOVQ  176(SP), DX
+	MULXQ 184(SP), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, R12
+	ADCQ  $0x00, R12
+	MOVQ  R14, 504(SP)
+	MOVQ  R12, 512(SP)
+
+	// f = 2c + Σ x_i²·2^(128i): doubling on CF, squares on OF; f[9..11] go to tmp.
+	XORL  R15, R15
+	MOVQ  144(SP), DX
+	MULXQ 144(SP), R15, R11
+	MOVL  $0x00000000, R14
+	ADCXQ R14, R14
+	ADOXQ R15, R14
+	ADCXQ CX, CX
+	ADOXQ R11, CX
+	MOVQ  152(SP), DX
+	MULXQ 152(SP), R15, R11
+	ADCXQ BX, BX
+	ADOXQ R15, BX
+	ADCXQ SI, SI
+	ADOXQ R11, SI
+	MOVQ  160(SP), DX
+	MULXQ 160(SP), R15, R11
+	ADCXQ R8, R8
+	ADOXQ R15, R8
+	ADCXQ R9, R9
+	ADOXQ R11, R9
+	MOVQ  168(SP), DX
+	MULXQ 168(SP), R15, R11
+	ADCXQ R10, R10
+	ADOXQ R15, R10
+	ADCXQ R13, R13
+	ADOXQ R11, R13
+	MOVQ  176(SP), DX
+	MULXQ 176(SP), R15, R11
+	ADCXQ AX, AX
+	ADOXQ R15, AX
+	MOVQ  504(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 504(SP)
+	MOVQ  184(SP), DX
+	MULXQ 184(SP), R15, R11
+	MOVQ  512(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R15, DX
+	MOVQ  DX, 512(SP)
+	MOVL  $0x00000000, DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 520(SP)
+
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R14, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R14
+	MOVQ R14, 432(SP)
+	MOVQ R14, R15
+	SHRQ $0x20, R15
+	MOVQ R14, R12
+	ADDQ R15, R12
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	CMPQ R14, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R12
+	SUBQ DX, CX
+	SBBQ R12, BX
+	SBBQ R11, SI
+	MOVL $0x00000000, R11
 	ADCQ $0x00, R11
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  152(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
-	MULXQ 144(SP), R12, R13
-	ADCXQ R12, BX
-	ADOXQ R13, CX
-	MULXQ 152(SP), R12, R13
-	ADCXQ R12, CX
-	ADOXQ R13, SI
-	MULXQ 160(SP), R12, R13
-	ADCXQ R12, SI
-	ADOXQ R13, R8
-	MULXQ 168(SP), R12, R13
-	ADCXQ R12, R8
-	ADOXQ R13, R9
-	MULXQ 176(SP), R12, R13
-	ADCXQ R12, R9
-	ADOXQ R13, R10
-	MULXQ 184(SP), R12, R13
-	ADCXQ R12, R10
-	ADOXQ R13, R11
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
-
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  160(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 144(SP), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 152(SP), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 160(SP), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 168(SP), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 176(SP), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 184(SP), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ CX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ CX, 440(SP)
+	MOVQ CX, R12
+	SHRQ $0x20, R12
+	MOVQ CX, DI
+	ADDQ R12, DI
+	ADCQ $0x00, R11
 	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
+	SBBQ R12, DX
+	SBBQ $0x00, DI
+	SUBQ DX, BX
+	SBBQ DI, SI
+	SBBQ R11, R8
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Subtract them, then add q less the borrow at limb 6.
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 448(SP)
+	MOVQ BX, R15
+	SHRQ $0x20, R15
+	MOVQ BX, R14
+	ADDQ R15, R14
+	ADCQ $0x00, R11
+	CMPQ BX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R14
 	SUBQ DX, SI
 	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
+	SBBQ R11, R9
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  168(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 144(SP), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 152(SP), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 160(SP), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 168(SP), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 176(SP), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 184(SP), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ SI, DX
 	SHLQ $0x20, DX
 	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
+	MOVQ SI, 456(SP)
 	MOVQ SI, CX
 	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ SI, DI
+	ADDQ CX, DI
+	ADCQ $0x00, R11
 	CMPQ SI, DX
 	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ $0x00, DI
 	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
+	SBBQ DI, R9
+	SBBQ R11, R10
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
 
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  176(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 144(SP), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 152(SP), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 160(SP), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 168(SP), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 176(SP), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 184(SP), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R8, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
+	MOVQ R8, 464(SP)
 	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	SHRQ $0x20, R14
+	MOVQ R8, R12
+	ADDQ R14, R12
+	ADCQ $0x00, R11
 	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R14, DX
+	SBBQ $0x00, R12
 	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
+	SBBQ R12, R10
+	SBBQ R11, R13
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	MOVQ 504(SP), BX
+	MOVQ 512(SP), R15
+	MOVQ 520(SP), DI
 
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  184(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 144(SP), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 152(SP), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 160(SP), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 168(SP), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 176(SP), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 184(SP), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R9, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R9, 472(SP)
+	MOVQ R9, CX
+	SHRQ $0x20, CX
+	MOVQ R9, SI
+	ADDQ CX, SI
+	ADCQ $0x00, R11
 	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ CX, DX
+	SBBQ $0x00, SI
 	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
+	SBBQ SI, R13
+	SBBQ R11, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, R15
+	SBBQ $0x00, DI
+	SBBQ R11, R11
 
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	MOVQ    R14, 240(SP)
-	MOVQ    R8, 248(SP)
-	MOVQ    R12, 256(SP)
-	MOVQ    SI, 264(SP)
-	MOVQ    R9, 272(SP)
-	MOVQ    AX, 280(SP)
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 432(SP), R12
+	SUBQ DX, R12
+	MOVQ R12, 480(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 440(SP), R12
+	SBBQ DX, R12
+	MOVQ R12, 488(SP)
+	MOVQ 448(SP), R12
+	SBBQ $-2, R12
+	MOVQ R12, 496(SP)
+	MOVQ 456(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 504(SP)
+	MOVQ 464(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 512(SP)
+	MOVQ R9, R12
+	SBBQ $-1, R12
+	MOVQ R12, 520(SP)
+	SBBQ R12, R12
+	ADDQ R11, R12
 
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R13, R14
+	MOVQ AX, SI
+	MOVQ BX, CX
+	MOVQ R15, R11
+	MOVQ DI, R9
+	ADDQ 432(SP), R10
+	ADCQ 440(SP), R13
+	ADCQ 448(SP), AX
+	ADCQ 456(SP), BX
+	ADCQ 464(SP), R15
+	ADCQ 472(SP), DI
+	ADDQ 480(SP), R8
+	ADCQ 488(SP), R14
+	ADCQ 496(SP), SI
+	ADCQ 504(SP), CX
+	ADCQ 512(SP), R11
+	ADCQ 520(SP), R9
+	ADCQ $0x00, R12
+	XORQ R8, R10
+	ANDQ R12, R10
+	XORQ R10, R8
+	XORQ R14, R13
+	ANDQ R12, R13
+	XORQ R13, R14
+	XORQ SI, AX
+	ANDQ R12, AX
+	XORQ AX, SI
+	XORQ CX, BX
+	ANDQ R12, BX
+	XORQ BX, CX
+	XORQ R11, R15
+	ANDQ R12, R15
+	XORQ R15, R11
+	XORQ R9, DI
+	ANDQ R12, DI
+	XORQ DI, R9
+	MOVQ p+0(FP), DI
+	MOVQ R8, 240(SP)
+	MOVQ R14, 248(SP)
+	MOVQ SI, 256(SP)
+	MOVQ CX, 264(SP)
+	MOVQ R11, 272(SP)
+	MOVQ R9, 280(SP)
+
+	// Row 0: a[0..6] = x·y[0].
 	MOVQ  144(SP), DX
 	MULXQ 240(SP), AX, BX
-	MULXQ 248(SP), R12, CX
-	ADDQ  R12, BX
-	MULXQ 256(SP), R12, SI
-	ADCQ  R12, CX
-	MULXQ 264(SP), R12, R8
-	ADCQ  R12, SI
-	MULXQ 272(SP), R12, R9
-	ADCQ  R12, R8
-	MULXQ 280(SP), R12, R10
-	ADCQ  R12, R9
+	MULXQ 248(SP), R11, CX
+	ADDQ  R11, BX
+	MULXQ 256(SP), R11, SI
+	ADCQ  R11, CX
+	MULXQ 264(SP), R11, R8
+	ADCQ  R11, SI
+	MULXQ 272(SP), R11, R9
+	ADCQ  R11, R8
+	MULXQ 280(SP), R11, R10
+	ADCQ  R11, R9
 	ADCQ  $0x00, R10
 
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
-
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  152(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
+	XORL  R12, R12
+	MOVL  $0x00000000, R14
 	MULXQ 240(SP), R12, R13
 	ADCXQ R12, BX
 	ADOXQ R13, CX
@@ -5070,344 +4517,312 @@ TEXT ·addMixedADX(SB), NOSPLIT, $432-32
 	ADOXQ R13, R10
 	MULXQ 280(SP), R12, R13
 	ADCXQ R12, R10
-	ADOXQ R13, R11
+	ADOXQ R13, R14
+	ADCQ  $0x00, R14
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
-
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  160(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 240(SP), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 248(SP), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 256(SP), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 264(SP), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 272(SP), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 280(SP), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
-
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  168(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 240(SP), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 248(SP), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 256(SP), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 264(SP), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 272(SP), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 280(SP), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
-
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  176(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 240(SP), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 248(SP), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 256(SP), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 264(SP), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 272(SP), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 280(SP), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
-
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  184(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 240(SP), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 248(SP), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 256(SP), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 264(SP), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 272(SP), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 280(SP), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
-
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	MOVQ    R14, 288(SP)
-	MOVQ    R8, 296(SP)
-	MOVQ    R12, 304(SP)
-	MOVQ    SI, 312(SP)
-	MOVQ    R9, 320(SP)
-	MOVQ    AX, 328(SP)
-
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
-	MOVQ  240(SP), DX
-	MULXQ (DI), AX, BX
-	MULXQ 8(DI), R12, CX
-	ADDQ  R12, BX
-	MULXQ 16(DI), R12, SI
-	ADCQ  R12, CX
-	MULXQ 24(DI), R12, R8
-	ADCQ  R12, SI
-	MULXQ 32(DI), R12, R9
-	ADCQ  R12, R8
-	MULXQ 40(DI), R12, R10
-	ADCQ  R12, R9
-	ADCQ  $0x00, R10
-
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ AX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ AX, 432(SP)
+	MOVQ AX, R11
+	SHRQ $0x20, R11
+	MOVQ AX, R15
+	ADDQ R11, R15
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R11, DX
+	SBBQ $0x00, R15
 	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
+	SBBQ R15, CX
+	SBBQ R12, SI
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  160(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, AX
+	MULXQ 240(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	MULXQ 248(SP), R13, R15
+	ADCXQ R13, SI
+	ADOXQ R15, R8
+	MULXQ 256(SP), R13, R15
+	ADCXQ R13, R8
+	ADOXQ R15, R9
+	MULXQ 264(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 272(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 280(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 440(SP)
+	MOVQ BX, R13
+	SHRQ $0x20, R13
+	MOVQ BX, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
+	CMPQ BX, DX
+	SBBQ R13, DX
+	SBBQ $0x00, R11
+	SUBQ DX, CX
+	SBBQ R11, SI
+	SBBQ R12, R8
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  168(SP), DX
+	XORL  R15, R15
+	MOVL  $0x00000000, BX
+	MULXQ 240(SP), R15, R11
+	ADCXQ R15, SI
+	ADOXQ R11, R8
+	MULXQ 248(SP), R15, R11
+	ADCXQ R15, R8
+	ADOXQ R11, R9
+	MULXQ 256(SP), R15, R11
+	ADCXQ R15, R9
+	ADOXQ R11, R10
+	MULXQ 264(SP), R15, R11
+	ADCXQ R15, R10
+	ADOXQ R11, R14
+	MULXQ 272(SP), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, AX
+	MULXQ 280(SP), R15, R11
+	ADCXQ R15, AX
+	ADOXQ R11, BX
+	ADCQ  $0x00, BX
+
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ CX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, CX
+	MOVQ CX, 448(SP)
+	MOVQ CX, R15
+	SHRQ $0x20, R15
+	MOVQ CX, R13
+	ADDQ R15, R13
+	ADCQ $0x00, R12
+	CMPQ CX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R13
+	SUBQ DX, SI
+	SBBQ R13, R8
+	SBBQ R12, R9
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
+	MOVQ  176(SP), DX
+	XORL  R11, R11
+	MOVL  $0x00000000, CX
+	MULXQ 240(SP), R11, R13
+	ADCXQ R11, R8
+	ADOXQ R13, R9
+	MULXQ 248(SP), R11, R13
+	ADCXQ R11, R9
+	ADOXQ R13, R10
+	MULXQ 256(SP), R11, R13
+	ADCXQ R11, R10
+	ADOXQ R13, R14
+	MULXQ 264(SP), R11, R13
+	ADCXQ R11, R14
+	ADOXQ R13, AX
+	MULXQ 272(SP), R11, R13
+	ADCXQ R11, AX
+	ADOXQ R13, BX
+	MULXQ 280(SP), R11, R13
+	ADCXQ R11, BX
+	ADOXQ R13, CX
+	ADCQ  $0x00, CX
+
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ SI, DX
+	SHLQ $0x20, DX
+	ADDQ DX, SI
+	MOVQ SI, 456(SP)
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, R15
+	ADDQ R11, R15
+	ADCQ $0x00, R12
+	CMPQ SI, DX
+	SBBQ R11, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R8
+	SBBQ R15, R9
+	SBBQ R12, R10
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
+	MOVQ  184(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, SI
+	MULXQ 240(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 248(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 256(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	MULXQ 264(SP), R13, R15
+	ADCXQ R13, AX
+	ADOXQ R15, BX
+	MULXQ 272(SP), R13, R15
+	ADCXQ R13, BX
+	ADOXQ R15, CX
+	MULXQ 280(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	ADCQ  $0x00, SI
+
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R8, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R8
+	MOVQ R8, 464(SP)
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
+	CMPQ R8, DX
+	SBBQ R13, DX
+	SBBQ $0x00, R11
+	SUBQ DX, R9
+	SBBQ R11, R10
+	SBBQ R12, R14
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R9, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R9
+	MOVQ R9, 472(SP)
+	MOVQ R9, DI
+	SHRQ $0x20, DI
+	MOVQ R9, R15
+	ADDQ DI, R15
+	ADCQ $0x00, R12
+	CMPQ R9, DX
+	SBBQ DI, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R10
+	SBBQ R15, R14
+	SBBQ R12, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, CX
+	SBBQ $0x00, SI
+	SBBQ R12, R12
+
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 432(SP), R11
+	SUBQ DX, R11
+	MOVQ R11, 480(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 440(SP), R11
+	SBBQ DX, R11
+	MOVQ R11, 488(SP)
+	MOVQ 448(SP), R11
+	SBBQ $-2, R11
+	MOVQ R11, 496(SP)
+	MOVQ 456(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 504(SP)
+	MOVQ 464(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 512(SP)
+	MOVQ R9, R11
+	SBBQ $-1, R11
+	MOVQ R11, 520(SP)
+	SBBQ R11, R11
+	ADDQ R12, R11
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R14, R13
+	MOVQ AX, R15
+	MOVQ BX, DI
+	MOVQ CX, R12
+	MOVQ SI, R9
+	ADDQ 432(SP), R10
+	ADCQ 440(SP), R14
+	ADCQ 448(SP), AX
+	ADCQ 456(SP), BX
+	ADCQ 464(SP), CX
+	ADCQ 472(SP), SI
+	ADDQ 480(SP), R8
+	ADCQ 488(SP), R13
+	ADCQ 496(SP), R15
+	ADCQ 504(SP), DI
+	ADCQ 512(SP), R12
+	ADCQ 520(SP), R9
+	ADCQ $0x00, R11
+	XORQ R8, R10
+	ANDQ R11, R10
+	XORQ R10, R8
+	XORQ R13, R14
+	ANDQ R11, R14
+	XORQ R14, R13
+	XORQ R15, AX
+	ANDQ R11, AX
+	XORQ AX, R15
+	XORQ DI, BX
+	ANDQ R11, BX
+	XORQ BX, DI
+	XORQ R12, CX
+	ANDQ R11, CX
+	XORQ CX, R12
+	XORQ R9, SI
+	ANDQ R11, SI
+	XORQ SI, R9
+	MOVQ DI, AX
+	MOVQ p+0(FP), DI
+	MOVQ R8, 288(SP)
+	MOVQ R13, 296(SP)
+	MOVQ R15, 304(SP)
+	MOVQ AX, 312(SP)
+	MOVQ R12, 320(SP)
+	MOVQ R9, 328(SP)
+
+	// Row 0: a[0..6] = x·y[0].
+	MOVQ  240(SP), DX
+	MULXQ (DI), AX, BX
+	MULXQ 8(DI), R11, CX
+	ADDQ  R11, BX
+	MULXQ 16(DI), R11, SI
+	ADCQ  R11, CX
+	MULXQ 24(DI), R11, R8
+	ADCQ  R11, SI
+	MULXQ 32(DI), R11, R9
+	ADCQ  R11, R8
+	MULXQ 40(DI), R11, R10
+	ADCQ  R11, R9
+	ADCQ  $0x00, R10
+
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  248(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
+	XORL  R12, R12
+	MOVL  $0x00000000, R14
 	MULXQ (DI), R12, R13
 	ADCXQ R12, BX
 	ADOXQ R13, CX
@@ -5425,345 +4840,313 @@ TEXT ·addMixedADX(SB), NOSPLIT, $432-32
 	ADOXQ R13, R10
 	MULXQ 40(DI), R12, R13
 	ADCXQ R12, R10
-	ADOXQ R13, R11
+	ADOXQ R13, R14
+	ADCQ  $0x00, R14
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
-
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  256(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ (DI), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 8(DI), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 16(DI), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 24(DI), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 32(DI), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 40(DI), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
-
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  264(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ (DI), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 8(DI), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 16(DI), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 24(DI), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 32(DI), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 40(DI), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
-
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  272(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ (DI), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 8(DI), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 16(DI), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 24(DI), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 32(DI), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 40(DI), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
-
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  280(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ (DI), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 8(DI), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 16(DI), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 24(DI), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 32(DI), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 40(DI), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
-
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	MOVQ    R14, 336(SP)
-	MOVQ    R8, 344(SP)
-	MOVQ    R12, 352(SP)
-	MOVQ    SI, 360(SP)
-	MOVQ    R9, 368(SP)
-	MOVQ    AX, 376(SP)
-
-	// Z3 = Z1·H
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
-	MOVQ  144(SP), DX
-	MULXQ 96(DI), AX, BX
-	MULXQ 104(DI), R12, CX
-	ADDQ  R12, BX
-	MULXQ 112(DI), R12, SI
-	ADCQ  R12, CX
-	MULXQ 120(DI), R12, R8
-	ADCQ  R12, SI
-	MULXQ 128(DI), R12, R9
-	ADCQ  R12, R8
-	MULXQ 136(DI), R12, R10
-	ADCQ  R12, R9
-	ADCQ  $0x00, R10
-
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ AX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ AX, 432(SP)
+	MOVQ AX, R11
+	SHRQ $0x20, R11
+	MOVQ AX, R15
+	ADDQ R11, R15
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R11, DX
+	SBBQ $0x00, R15
 	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
+	SBBQ R15, CX
+	SBBQ R12, SI
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  256(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, AX
+	MULXQ (DI), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	MULXQ 8(DI), R13, R15
+	ADCXQ R13, SI
+	ADOXQ R15, R8
+	MULXQ 16(DI), R13, R15
+	ADCXQ R13, R8
+	ADOXQ R15, R9
+	MULXQ 24(DI), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 32(DI), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 40(DI), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 440(SP)
+	MOVQ BX, R13
+	SHRQ $0x20, R13
+	MOVQ BX, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
+	CMPQ BX, DX
+	SBBQ R13, DX
+	SBBQ $0x00, R11
+	SUBQ DX, CX
+	SBBQ R11, SI
+	SBBQ R12, R8
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  264(SP), DX
+	XORL  R15, R15
+	MOVL  $0x00000000, BX
+	MULXQ (DI), R15, R11
+	ADCXQ R15, SI
+	ADOXQ R11, R8
+	MULXQ 8(DI), R15, R11
+	ADCXQ R15, R8
+	ADOXQ R11, R9
+	MULXQ 16(DI), R15, R11
+	ADCXQ R15, R9
+	ADOXQ R11, R10
+	MULXQ 24(DI), R15, R11
+	ADCXQ R15, R10
+	ADOXQ R11, R14
+	MULXQ 32(DI), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, AX
+	MULXQ 40(DI), R15, R11
+	ADCXQ R15, AX
+	ADOXQ R11, BX
+	ADCQ  $0x00, BX
+
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ CX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, CX
+	MOVQ CX, 448(SP)
+	MOVQ CX, R15
+	SHRQ $0x20, R15
+	MOVQ CX, R13
+	ADDQ R15, R13
+	ADCQ $0x00, R12
+	CMPQ CX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R13
+	SUBQ DX, SI
+	SBBQ R13, R8
+	SBBQ R12, R9
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
+	MOVQ  272(SP), DX
+	XORL  R11, R11
+	MOVL  $0x00000000, CX
+	MULXQ (DI), R11, R13
+	ADCXQ R11, R8
+	ADOXQ R13, R9
+	MULXQ 8(DI), R11, R13
+	ADCXQ R11, R9
+	ADOXQ R13, R10
+	MULXQ 16(DI), R11, R13
+	ADCXQ R11, R10
+	ADOXQ R13, R14
+	MULXQ 24(DI), R11, R13
+	ADCXQ R11, R14
+	ADOXQ R13, AX
+	MULXQ 32(DI), R11, R13
+	ADCXQ R11, AX
+	ADOXQ R13, BX
+	MULXQ 40(DI), R11, R13
+	ADCXQ R11, BX
+	ADOXQ R13, CX
+	ADCQ  $0x00, CX
+
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ SI, DX
+	SHLQ $0x20, DX
+	ADDQ DX, SI
+	MOVQ SI, 456(SP)
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, R15
+	ADDQ R11, R15
+	ADCQ $0x00, R12
+	CMPQ SI, DX
+	SBBQ R11, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R8
+	SBBQ R15, R9
+	SBBQ R12, R10
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
+	MOVQ  280(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, SI
+	MULXQ (DI), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 8(DI), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 16(DI), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	MULXQ 24(DI), R13, R15
+	ADCXQ R13, AX
+	ADOXQ R15, BX
+	MULXQ 32(DI), R13, R15
+	ADCXQ R13, BX
+	ADOXQ R15, CX
+	MULXQ 40(DI), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	ADCQ  $0x00, SI
+
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R8, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R8
+	MOVQ R8, 464(SP)
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
+	CMPQ R8, DX
+	SBBQ R13, DX
+	SBBQ $0x00, R11
+	SUBQ DX, R9
+	SBBQ R11, R10
+	SBBQ R12, R14
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R9, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R9
+	MOVQ R9, 472(SP)
+	MOVQ R9, DI
+	SHRQ $0x20, DI
+	MOVQ R9, R15
+	ADDQ DI, R15
+	ADCQ $0x00, R12
+	CMPQ R9, DX
+	SBBQ DI, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R10
+	SBBQ R15, R14
+	SBBQ R12, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, CX
+	SBBQ $0x00, SI
+	SBBQ R12, R12
+
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 432(SP), R11
+	SUBQ DX, R11
+	MOVQ R11, 480(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 440(SP), R11
+	SBBQ DX, R11
+	MOVQ R11, 488(SP)
+	MOVQ 448(SP), R11
+	SBBQ $-2, R11
+	MOVQ R11, 496(SP)
+	MOVQ 456(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 504(SP)
+	MOVQ 464(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 512(SP)
+	MOVQ R9, R11
+	SBBQ $-1, R11
+	MOVQ R11, 520(SP)
+	SBBQ R11, R11
+	ADDQ R12, R11
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R14, R13
+	MOVQ AX, R15
+	MOVQ BX, DI
+	MOVQ CX, R12
+	MOVQ SI, R9
+	ADDQ 432(SP), R10
+	ADCQ 440(SP), R14
+	ADCQ 448(SP), AX
+	ADCQ 456(SP), BX
+	ADCQ 464(SP), CX
+	ADCQ 472(SP), SI
+	ADDQ 480(SP), R8
+	ADCQ 488(SP), R13
+	ADCQ 496(SP), R15
+	ADCQ 504(SP), DI
+	ADCQ 512(SP), R12
+	ADCQ 520(SP), R9
+	ADCQ $0x00, R11
+	XORQ R8, R10
+	ANDQ R11, R10
+	XORQ R10, R8
+	XORQ R13, R14
+	ANDQ R11, R14
+	XORQ R14, R13
+	XORQ R15, AX
+	ANDQ R11, AX
+	XORQ AX, R15
+	XORQ DI, BX
+	ANDQ R11, BX
+	XORQ BX, DI
+	XORQ R12, CX
+	ANDQ R11, CX
+	XORQ CX, R12
+	XORQ R9, SI
+	ANDQ R11, SI
+	XORQ SI, R9
+	MOVQ DI, AX
+	MOVQ p+0(FP), DI
+	MOVQ R8, 336(SP)
+	MOVQ R13, 344(SP)
+	MOVQ R15, 352(SP)
+	MOVQ AX, 360(SP)
+	MOVQ R12, 368(SP)
+	MOVQ R9, 376(SP)
+
+	// Z3 = Z1·H
+	// Row 0: a[0..6] = x·y[0].
+	MOVQ  144(SP), DX
+	MULXQ 96(DI), AX, BX
+	MULXQ 104(DI), R11, CX
+	ADDQ  R11, BX
+	MULXQ 112(DI), R11, SI
+	ADCQ  R11, CX
+	MULXQ 120(DI), R11, R8
+	ADCQ  R11, SI
+	MULXQ 128(DI), R11, R9
+	ADCQ  R11, R8
+	MULXQ 136(DI), R11, R10
+	ADCQ  R11, R9
+	ADCQ  $0x00, R10
+
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  152(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
+	XORL  R12, R12
+	MOVL  $0x00000000, R14
 	MULXQ 96(DI), R12, R13
 	ADCXQ R12, BX
 	ADOXQ R13, CX
@@ -5781,791 +5164,709 @@ TEXT ·addMixedADX(SB), NOSPLIT, $432-32
 	ADOXQ R13, R10
 	MULXQ 136(DI), R12, R13
 	ADCXQ R12, R10
-	ADOXQ R13, R11
+	ADOXQ R13, R14
+	ADCQ  $0x00, R14
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
-
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  160(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 96(DI), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 104(DI), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 112(DI), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 120(DI), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 128(DI), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 136(DI), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
-
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  168(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 96(DI), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 104(DI), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 112(DI), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 120(DI), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 128(DI), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 136(DI), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
-
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  176(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 96(DI), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 104(DI), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 112(DI), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 120(DI), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 128(DI), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 136(DI), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
-
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  184(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 96(DI), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 104(DI), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 112(DI), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 120(DI), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 128(DI), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 136(DI), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
-
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	MOVQ    R14, 96(DI)
-	MOVQ    R8, 104(DI)
-	MOVQ    R12, 112(DI)
-	MOVQ    SI, 120(DI)
-	MOVQ    R9, 128(DI)
-	MOVQ    AX, 136(DI)
-
-	// X3 = r² - HHH - 2V
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
-	MOVQ  192(SP), DX
-	MULXQ 192(SP), AX, BX
-	MULXQ 200(SP), R12, CX
-	ADDQ  R12, BX
-	MULXQ 208(SP), R12, SI
-	ADCQ  R12, CX
-	MULXQ 216(SP), R12, R8
-	ADCQ  R12, SI
-	MULXQ 224(SP), R12, R9
-	ADCQ  R12, R8
-	MULXQ 232(SP), R12, R10
-	ADCQ  R12, R9
-	ADCQ  $0x00, R10
-
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ AX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ AX, 432(SP)
+	MOVQ AX, R11
+	SHRQ $0x20, R11
+	MOVQ AX, R15
+	ADDQ R11, R15
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R11, DX
+	SBBQ $0x00, R15
 	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
+	SBBQ R15, CX
+	SBBQ R12, SI
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  200(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
-	MULXQ 192(SP), R12, R13
-	ADCXQ R12, BX
-	ADOXQ R13, CX
-	MULXQ 200(SP), R12, R13
-	ADCXQ R12, CX
-	ADOXQ R13, SI
-	MULXQ 208(SP), R12, R13
-	ADCXQ R12, SI
-	ADOXQ R13, R8
-	MULXQ 216(SP), R12, R13
-	ADCXQ R12, R8
-	ADOXQ R13, R9
-	MULXQ 224(SP), R12, R13
-	ADCXQ R12, R9
-	ADOXQ R13, R10
-	MULXQ 232(SP), R12, R13
-	ADCXQ R12, R10
-	ADOXQ R13, R11
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  160(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, AX
+	MULXQ 96(DI), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	MULXQ 104(DI), R13, R15
+	ADCXQ R13, SI
+	ADOXQ R15, R8
+	MULXQ 112(DI), R13, R15
+	ADCXQ R13, R8
+	ADOXQ R15, R9
+	MULXQ 120(DI), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 128(DI), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 136(DI), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ BX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ BX, 440(SP)
+	MOVQ BX, R13
+	SHRQ $0x20, R13
+	MOVQ BX, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
 	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R13, DX
+	SBBQ $0x00, R11
 	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
+	SBBQ R11, SI
+	SBBQ R12, R8
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  208(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 192(SP), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 200(SP), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 208(SP), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 216(SP), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 224(SP), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 232(SP), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  168(SP), DX
+	XORL  R15, R15
+	MOVL  $0x00000000, BX
+	MULXQ 96(DI), R15, R11
+	ADCXQ R15, SI
+	ADOXQ R11, R8
+	MULXQ 104(DI), R15, R11
+	ADCXQ R15, R8
+	ADOXQ R11, R9
+	MULXQ 112(DI), R15, R11
+	ADCXQ R15, R9
+	ADOXQ R11, R10
+	MULXQ 120(DI), R15, R11
+	ADCXQ R15, R10
+	ADOXQ R11, R14
+	MULXQ 128(DI), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, AX
+	MULXQ 136(DI), R15, R11
+	ADCXQ R15, AX
+	ADOXQ R11, BX
+	ADCQ  $0x00, BX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ CX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ CX, 448(SP)
+	MOVQ CX, R15
+	SHRQ $0x20, R15
+	MOVQ CX, R13
+	ADDQ R15, R13
+	ADCQ $0x00, R12
 	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R15, DX
+	SBBQ $0x00, R13
 	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
+	SBBQ R13, R8
+	SBBQ R12, R9
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  216(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 192(SP), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 200(SP), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 208(SP), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 216(SP), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 224(SP), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 232(SP), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
+	MOVQ  176(SP), DX
+	XORL  R11, R11
+	MOVL  $0x00000000, CX
+	MULXQ 96(DI), R11, R13
+	ADCXQ R11, R8
+	ADOXQ R13, R9
+	MULXQ 104(DI), R11, R13
+	ADCXQ R11, R9
+	ADOXQ R13, R10
+	MULXQ 112(DI), R11, R13
+	ADCXQ R11, R10
+	ADOXQ R13, R14
+	MULXQ 120(DI), R11, R13
+	ADCXQ R11, R14
+	ADOXQ R13, AX
+	MULXQ 128(DI), R11, R13
+	ADCXQ R11, AX
+	ADOXQ R13, BX
+	MULXQ 136(DI), R11, R13
+	ADCXQ R11, BX
+	ADOXQ R13, CX
+	ADCQ  $0x00, CX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ SI, DX
 	SHLQ $0x20, DX
 	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ SI, 456(SP)
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, R15
+	ADDQ R11, R15
+	ADCQ $0x00, R12
 	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
+	SBBQ R11, DX
 	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
+	SUBQ DX, R8
+	SBBQ R15, R9
+	SBBQ R12, R10
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  224(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 192(SP), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 200(SP), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 208(SP), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 216(SP), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 224(SP), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 232(SP), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
+	MOVQ  184(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, SI
+	MULXQ 96(DI), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 104(DI), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 112(DI), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	MULXQ 120(DI), R13, R15
+	ADCXQ R13, AX
+	ADOXQ R15, BX
+	MULXQ 128(DI), R13, R15
+	ADCXQ R13, BX
+	ADOXQ R15, CX
+	MULXQ 136(DI), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	ADCQ  $0x00, SI
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R8, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R8, 464(SP)
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
 	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R13, DX
+	SBBQ $0x00, R11
 	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
+	SBBQ R11, R10
+	SBBQ R12, R14
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  232(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 192(SP), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 200(SP), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 208(SP), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 216(SP), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 224(SP), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 232(SP), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R9, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R9
+	MOVQ R9, 472(SP)
+	MOVQ R9, DI
+	SHRQ $0x20, DI
+	MOVQ R9, R15
+	ADDQ DI, R15
+	ADCQ $0x00, R12
+	CMPQ R9, DX
+	SBBQ DI, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R10
+	SBBQ R15, R14
+	SBBQ R12, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, CX
+	SBBQ $0x00, SI
+	SBBQ R12, R12
+
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 432(SP), R11
+	SUBQ DX, R11
+	MOVQ R11, 480(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 440(SP), R11
+	SBBQ DX, R11
+	MOVQ R11, 488(SP)
+	MOVQ 448(SP), R11
+	SBBQ $-2, R11
+	MOVQ R11, 496(SP)
+	MOVQ 456(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 504(SP)
+	MOVQ 464(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 512(SP)
+	MOVQ R9, R11
+	SBBQ $-1, R11
+	MOVQ R11, 520(SP)
+	SBBQ R11, R11
+	ADDQ R12, R11
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R14, R13
+	MOVQ AX, R15
+	MOVQ BX, DI
+	MOVQ CX, R12
+	MOVQ SI, R9
+	ADDQ 432(SP), R10
+	ADCQ 440(SP), R14
+	ADCQ 448(SP), AX
+	ADCQ 456(SP), BX
+	ADCQ 464(SP), CX
+	ADCQ 472(SP), SI
+	ADDQ 480(SP), R8
+	ADCQ 488(SP), R13
+	ADCQ 496(SP), R15
+	ADCQ 504(SP), DI
+	ADCQ 512(SP), R12
+	ADCQ 520(SP), R9
+	ADCQ $0x00, R11
+	XORQ R8, R10
+	ANDQ R11, R10
+	XORQ R10, R8
+	XORQ R13, R14
+	ANDQ R11, R14
+	XORQ R14, R13
+	XORQ R15, AX
+	ANDQ R11, AX
+	XORQ AX, R15
+	XORQ DI, BX
+	ANDQ R11, BX
+	XORQ BX, DI
+	XORQ R12, CX
+	ANDQ R11, CX
+	XORQ CX, R12
+	XORQ R9, SI
+	ANDQ R11, SI
+	XORQ SI, R9
+	MOVQ DI, AX
+	MOVQ p+0(FP), DI
+	MOVQ R8, 96(DI)
+	MOVQ R13, 104(DI)
+	MOVQ R15, 112(DI)
+	MOVQ AX, 120(DI)
+	MOVQ R12, 128(DI)
+	MOVQ R9, 136(DI)
+
+	// X3 = r² - HHH - 2V
+	// Row 0: c[1..6] = x0·x[1..5].
+	MOVQ  192(SP), DX
+	MULXQ 200(SP), CX, BX
+	MULXQ 208(SP), AX, SI
+	ADDQ  AX, BX
+	MULXQ 216(SP), AX, R8
+	ADCQ  AX, SI
+	MULXQ 224(SP), AX, R9
+	ADCQ  AX, R8
+	MULXQ 232(SP), AX, R10
+	ADCQ  AX, R9
+	ADCQ  $0x00, R10
+
+	// Row 1: c[3..7] += x1·x[2..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R13
+	MOVQ  200(SP), DX
+	MULXQ 208(SP), R11, R12
+	ADCXQ R11, SI
+	ADOXQ R12, R8
+	MULXQ 216(SP), R11, R12
+	ADCXQ R11, R8
+	ADOXQ R12, R9
+	MULXQ 224(SP), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, R10
+	MULXQ 232(SP), R11, R12
+	ADCXQ R11, R10
+	ADOXQ R12, R13
+	ADCQ  $0x00, R13
+
+	// Row 2: c[5..8] += x2·x[3..5]; low halves on CF, high halves on OF.
+	XORL  R14, R14
+	MOVL  $0x00000000, AX
+	MOVQ  208(SP), DX
+	MULXQ 216(SP), R14, R15
+	ADCXQ R14, R9
+	ADOXQ R15, R10
+	MULXQ 224(SP), R14, R15
+	ADCXQ R14, R10
+	ADOXQ R15, R13
+	MULXQ 232(SP), R14, R15
+	ADCXQ R14, R13
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Row 3: c[7..9] += x3·x[4..5]; low halves on CF, high halves on OF.
+	XORL  R11, R11
+	MOVL  $0x00000000, R14
+	MOVQ  216(SP), DX
+	MULXQ 224(SP), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, AX
+	MULXQ 232(SP), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R14
+	ADCQ  $0x00, R14
+
+	// Row 4: c[9..10] += x4·x[5..5]; low halves on CF, high halves on OF.
+	XORL  R15, R15
+	MOVL  $0x00000000, R12
+	MOVQ  224(SP), DX
+	MULXQ 232(SP), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, R12
+	ADCQ  $0x00, R12
+	MOVQ  R14, 504(SP)
+	MOVQ  R12, 512(SP)
+
+	// f = 2c + Σ x_i²·2^(128i): doubling on CF, squares on OF; f[9..11] go to tmp.
+	XORL  R15, R15
+	MOVQ  192(SP), DX
+	MULXQ 192(SP), R15, R11
+	MOVL  $0x00000000, R14
+	ADCXQ R14, R14
+	ADOXQ R15, R14
+	ADCXQ CX, CX
+	ADOXQ R11, CX
+	MOVQ  200(SP), DX
+	MULXQ 200(SP), R15, R11
+	ADCXQ BX, BX
+	ADOXQ R15, BX
+	ADCXQ SI, SI
+	ADOXQ R11, SI
+	MOVQ  208(SP), DX
+	MULXQ 208(SP), R15, R11
+	ADCXQ R8, R8
+	ADOXQ R15, R8
+	ADCXQ R9, R9
+	ADOXQ R11, R9
+	MOVQ  216(SP), DX
+	MULXQ 216(SP), R15, R11
+	ADCXQ R10, R10
+	ADOXQ R15, R10
+	ADCXQ R13, R13
+	ADOXQ R11, R13
+	MOVQ  224(SP), DX
+	MULXQ 224(SP), R15, R11
+	ADCXQ AX, AX
+	ADOXQ R15, AX
+	MOVQ  504(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 504(SP)
+	MOVQ  232(SP), DX
+	MULXQ 232(SP), R15, R11
+	MOVQ  512(SP), DX
+	ADCXQ DX, DX
+	ADOXQ R15, DX
+	MOVQ  DX, 512(SP)
+	MOVL  $0x00000000, DX
+	ADCXQ DX, DX
+	ADOXQ R11, DX
+	MOVQ  DX, 520(SP)
+
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R14, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R14
+	MOVQ R14, 432(SP)
+	MOVQ R14, R15
+	SHRQ $0x20, R15
+	MOVQ R14, R12
+	ADDQ R15, R12
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	CMPQ R14, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R12
+	SUBQ DX, CX
+	SBBQ R12, BX
+	SBBQ R11, SI
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ CX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, CX
+	MOVQ CX, 440(SP)
+	MOVQ CX, R12
+	SHRQ $0x20, R12
+	MOVQ CX, DI
+	ADDQ R12, DI
+	ADCQ $0x00, R11
+	CMPQ CX, DX
+	SBBQ R12, DX
+	SBBQ $0x00, DI
+	SUBQ DX, BX
+	SBBQ DI, SI
+	SBBQ R11, R8
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 448(SP)
+	MOVQ BX, R15
+	SHRQ $0x20, R15
+	MOVQ BX, R14
+	ADDQ R15, R14
+	ADCQ $0x00, R11
+	CMPQ BX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R14
+	SUBQ DX, SI
+	SBBQ R14, R8
+	SBBQ R11, R9
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ SI, DX
+	SHLQ $0x20, DX
+	ADDQ DX, SI
+	MOVQ SI, 456(SP)
+	MOVQ SI, CX
+	SHRQ $0x20, CX
+	MOVQ SI, DI
+	ADDQ CX, DI
+	ADCQ $0x00, R11
+	CMPQ SI, DX
+	SBBQ CX, DX
+	SBBQ $0x00, DI
+	SUBQ DX, R8
+	SBBQ DI, R9
+	SBBQ R11, R10
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R8, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R8
+	MOVQ R8, 464(SP)
+	MOVQ R8, R14
+	SHRQ $0x20, R14
+	MOVQ R8, R12
+	ADDQ R14, R12
+	ADCQ $0x00, R11
+	CMPQ R8, DX
+	SBBQ R14, DX
+	SBBQ $0x00, R12
+	SUBQ DX, R9
+	SBBQ R12, R10
+	SBBQ R11, R13
+	MOVL $0x00000000, R11
+	ADCQ $0x00, R11
+	MOVQ 504(SP), BX
+	MOVQ 512(SP), R15
+	MOVQ 520(SP), DI
+
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R9, DX
 	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	ADDQ DX, R9
+	MOVQ R9, 472(SP)
+	MOVQ R9, CX
+	SHRQ $0x20, CX
+	MOVQ R9, SI
+	ADDQ CX, SI
+	ADCQ $0x00, R11
 	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ CX, DX
+	SBBQ $0x00, SI
 	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
+	SBBQ SI, R13
+	SBBQ R11, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, R15
+	SBBQ $0x00, DI
+	SBBQ R11, R11
 
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	SUBQ    288(SP), R14
-	SBBQ    296(SP), R8
-	SBBQ    304(SP), R12
-	SBBQ    312(SP), SI
-	SBBQ    320(SP), R9
-	SBBQ    328(SP), AX
-	SBBQ    BX, BX
-	MOVL    $0xffffffff, CX
-	ANDQ    BX, CX
-	MOVQ    $0xffffffff00000000, R10
-	ANDQ    BX, R10
-	MOVQ    $0xfffffffffffffffe, R11
-	ANDQ    BX, R11
-	ADDQ    CX, R14
-	ADCQ    R10, R8
-	ADCQ    R11, R12
-	ADCQ    BX, SI
-	ADCQ    BX, R9
-	ADCQ    BX, AX
-	SUBQ    336(SP), R14
-	SBBQ    344(SP), R8
-	SBBQ    352(SP), R12
-	SBBQ    360(SP), SI
-	SBBQ    368(SP), R9
-	SBBQ    376(SP), AX
-	SBBQ    R13, R13
-	MOVL    $0xffffffff, R15
-	ANDQ    R13, R15
-	MOVQ    $0xffffffff00000000, BX
-	ANDQ    R13, BX
-	MOVQ    $0xfffffffffffffffe, CX
-	ANDQ    R13, CX
-	ADDQ    R15, R14
-	ADCQ    BX, R8
-	ADCQ    CX, R12
-	ADCQ    R13, SI
-	ADCQ    R13, R9
-	ADCQ    R13, AX
-	SUBQ    336(SP), R14
-	SBBQ    344(SP), R8
-	SBBQ    352(SP), R12
-	SBBQ    360(SP), SI
-	SBBQ    368(SP), R9
-	SBBQ    376(SP), AX
-	SBBQ    R10, R10
-	MOVL    $0xffffffff, R11
-	ANDQ    R10, R11
-	MOVQ    $0xffffffff00000000, R13
-	ANDQ    R10, R13
-	MOVQ    $0xfffffffffffffffe, R15
-	ANDQ    R10, R15
-	ADDQ    R11, R14
-	ADCQ    R13, R8
-	ADCQ    R15, R12
-	ADCQ    R10, SI
-	ADCQ    R10, R9
-	ADCQ    R10, AX
-	MOVQ    R14, (DI)
-	MOVQ    R8, 8(DI)
-	MOVQ    R12, 16(DI)
-	MOVQ    SI, 24(DI)
-	MOVQ    R9, 32(DI)
-	MOVQ    AX, 40(DI)
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 432(SP), R12
+	SUBQ DX, R12
+	MOVQ R12, 480(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 440(SP), R12
+	SBBQ DX, R12
+	MOVQ R12, 488(SP)
+	MOVQ 448(SP), R12
+	SBBQ $-2, R12
+	MOVQ R12, 496(SP)
+	MOVQ 456(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 504(SP)
+	MOVQ 464(SP), R12
+	SBBQ $-1, R12
+	MOVQ R12, 512(SP)
+	MOVQ R9, R12
+	SBBQ $-1, R12
+	MOVQ R12, 520(SP)
+	SBBQ R12, R12
+	ADDQ R11, R12
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R13, R14
+	MOVQ AX, SI
+	MOVQ BX, CX
+	MOVQ R15, R11
+	MOVQ DI, R9
+	ADDQ 432(SP), R10
+	ADCQ 440(SP), R13
+	ADCQ 448(SP), AX
+	ADCQ 456(SP), BX
+	ADCQ 464(SP), R15
+	ADCQ 472(SP), DI
+	ADDQ 480(SP), R8
+	ADCQ 488(SP), R14
+	ADCQ 496(SP), SI
+	ADCQ 504(SP), CX
+	ADCQ 512(SP), R11
+	ADCQ 520(SP), R9
+	ADCQ $0x00, R12
+	XORQ R8, R10
+	ANDQ R12, R10
+	XORQ R10, R8
+	XORQ R14, R13
+	ANDQ R12, R13
+	XORQ R13, R14
+	XORQ SI, AX
+	ANDQ R12, AX
+	XORQ AX, SI
+	XORQ CX, BX
+	ANDQ R12, BX
+	XORQ BX, CX
+	XORQ R11, R15
+	ANDQ R12, R15
+	XORQ R15, R11
+	XORQ R9, DI
+	ANDQ R12, DI
+	XORQ DI, R9
+	MOVQ p+0(FP), DI
+	SUBQ 288(SP), R8
+	SBBQ 296(SP), R14
+	SBBQ 304(SP), SI
+	SBBQ 312(SP), CX
+	SBBQ 320(SP), R11
+	SBBQ 328(SP), R9
+	SBBQ AX, AX
+	MOVL $0xffffffff, BX
+	ANDQ AX, BX
+	MOVQ $0xffffffff00000000, R10
+	ANDQ AX, R10
+	MOVQ $0xfffffffffffffffe, R12
+	ANDQ AX, R12
+	ADDQ BX, R8
+	ADCQ R10, R14
+	ADCQ R12, SI
+	ADCQ AX, CX
+	ADCQ AX, R11
+	ADCQ AX, R9
+	SUBQ 336(SP), R8
+	SBBQ 344(SP), R14
+	SBBQ 352(SP), SI
+	SBBQ 360(SP), CX
+	SBBQ 368(SP), R11
+	SBBQ 376(SP), R9
+	SBBQ R13, R13
+	MOVL $0xffffffff, R15
+	ANDQ R13, R15
+	MOVQ $0xffffffff00000000, AX
+	ANDQ R13, AX
+	MOVQ $0xfffffffffffffffe, BX
+	ANDQ R13, BX
+	ADDQ R15, R8
+	ADCQ AX, R14
+	ADCQ BX, SI
+	ADCQ R13, CX
+	ADCQ R13, R11
+	ADCQ R13, R9
+	SUBQ 336(SP), R8
+	SBBQ 344(SP), R14
+	SBBQ 352(SP), SI
+	SBBQ 360(SP), CX
+	SBBQ 368(SP), R11
+	SBBQ 376(SP), R9
+	SBBQ R10, R10
+	MOVL $0xffffffff, R12
+	ANDQ R10, R12
+	MOVQ $0xffffffff00000000, R13
+	ANDQ R10, R13
+	MOVQ $0xfffffffffffffffe, R15
+	ANDQ R10, R15
+	ADDQ R12, R8
+	ADCQ R13, R14
+	ADCQ R15, SI
+	ADCQ R10, CX
+	ADCQ R10, R11
+	ADCQ R10, R9
+	MOVQ R8, (DI)
+	MOVQ R14, 8(DI)
+	MOVQ SI, 16(DI)
+	MOVQ CX, 24(DI)
+	MOVQ R11, 32(DI)
+	MOVQ R9, 40(DI)
 
 	// T = V - X3
-	MOVQ 336(SP), BX
-	MOVQ 344(SP), CX
+	MOVQ 336(SP), AX
+	MOVQ 344(SP), BX
 	MOVQ 352(SP), R10
-	MOVQ 360(SP), R11
+	MOVQ 360(SP), R12
 	MOVQ 368(SP), R13
 	MOVQ 376(SP), R15
-	SUBQ (DI), BX
-	SBBQ 8(DI), CX
+	SUBQ (DI), AX
+	SBBQ 8(DI), BX
 	SBBQ 16(DI), R10
-	SBBQ 24(DI), R11
+	SBBQ 24(DI), R12
 	SBBQ 32(DI), R13
 	SBBQ 40(DI), R15
-	SBBQ R14, R14
-	MOVL $0xffffffff, R8
-	ANDQ R14, R8
-	MOVQ $0xffffffff00000000, R12
-	ANDQ R14, R12
-	MOVQ $0xfffffffffffffffe, SI
-	ANDQ R14, SI
-	ADDQ R8, BX
-	ADCQ R12, CX
-	ADCQ SI, R10
-	ADCQ R14, R11
-	ADCQ R14, R13
-	ADCQ R14, R15
-	MOVQ BX, 384(SP)
-	MOVQ CX, 392(SP)
+	SBBQ R8, R8
+	MOVL $0xffffffff, R14
+	ANDQ R8, R14
+	MOVQ $0xffffffff00000000, SI
+	ANDQ R8, SI
+	MOVQ $0xfffffffffffffffe, CX
+	ANDQ R8, CX
+	ADDQ R14, AX
+	ADCQ SI, BX
+	ADCQ CX, R10
+	ADCQ R8, R12
+	ADCQ R8, R13
+	ADCQ R8, R15
+	MOVQ AX, 384(SP)
+	MOVQ BX, 392(SP)
 	MOVQ R10, 400(SP)
-	MOVQ R11, 408(SP)
+	MOVQ R12, 408(SP)
 	MOVQ R13, 416(SP)
 	MOVQ R15, 424(SP)
 
 	// HHH = HHH·Y1, Y3 = r·T - HHH
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
+	// Row 0: a[0..6] = x·y[0].
 	MOVQ  48(DI), DX
 	MULXQ 288(SP), AX, BX
-	MULXQ 296(SP), R12, CX
-	ADDQ  R12, BX
-	MULXQ 304(SP), R12, SI
-	ADCQ  R12, CX
-	MULXQ 312(SP), R12, R8
-	ADCQ  R12, SI
-	MULXQ 320(SP), R12, R9
-	ADCQ  R12, R8
-	MULXQ 328(SP), R12, R10
-	ADCQ  R12, R9
+	MULXQ 296(SP), R11, CX
+	ADDQ  R11, BX
+	MULXQ 304(SP), R11, SI
+	ADCQ  R11, CX
+	MULXQ 312(SP), R11, R8
+	ADCQ  R11, SI
+	MULXQ 320(SP), R11, R9
+	ADCQ  R11, R8
+	MULXQ 328(SP), R11, R10
+	ADCQ  R11, R9
 	ADCQ  $0x00, R10
 
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
-
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  56(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
+	XORL  R12, R12
+	MOVL  $0x00000000, R14
 	MULXQ 288(SP), R12, R13
 	ADCXQ R12, BX
 	ADOXQ R13, CX
@@ -6583,344 +5884,312 @@ TEXT ·addMixedADX(SB), NOSPLIT, $432-32
 	ADOXQ R13, R10
 	MULXQ 328(SP), R12, R13
 	ADCXQ R12, R10
-	ADOXQ R13, R11
+	ADOXQ R13, R14
+	ADCQ  $0x00, R14
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
-
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
-
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  64(DI), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 288(SP), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 296(SP), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 304(SP), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 312(SP), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 320(SP), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 328(SP), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
-
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  72(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 288(SP), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 296(SP), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 304(SP), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 312(SP), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 320(SP), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 328(SP), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
-
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  80(DI), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 288(SP), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 296(SP), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 304(SP), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 312(SP), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 320(SP), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 328(SP), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
-
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  88(DI), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 288(SP), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 296(SP), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 304(SP), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 312(SP), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 320(SP), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 328(SP), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
-	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
-
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	MOVQ    R14, 288(SP)
-	MOVQ    R8, 296(SP)
-	MOVQ    R12, 304(SP)
-	MOVQ    SI, 312(SP)
-	MOVQ    R9, 320(SP)
-	MOVQ    AX, 328(SP)
-
-	// Row 0: a[0..7] = x·y[0].
-	XORL  R11, R11
-	MOVQ  384(SP), DX
-	MULXQ 192(SP), AX, BX
-	MULXQ 200(SP), R12, CX
-	ADDQ  R12, BX
-	MULXQ 208(SP), R12, SI
-	ADCQ  R12, CX
-	MULXQ 216(SP), R12, R8
-	ADCQ  R12, SI
-	MULXQ 224(SP), R12, R9
-	ADCQ  R12, R8
-	MULXQ 232(SP), R12, R10
-	ADCQ  R12, R9
-	ADCQ  $0x00, R10
-
-	// Round 0: q = a[0]·(2^32+1); a[0..7] += q·p = q·2^384 − q·c.
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ AX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, AX
-	MOVQ AX, DX
-	SHLQ $0x20, DX
-	MOVQ AX, R13
-	SHRQ $0x20, R13
-	XORL R15, R15
-	MOVQ AX, R14
-	ADDQ R13, R14
-	ADCQ $0x00, R15
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ AX, 432(SP)
+	MOVQ AX, R11
+	SHRQ $0x20, R11
+	MOVQ AX, R15
+	ADDQ R11, R15
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 	CMPQ AX, DX
-	SBBQ R13, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R11, DX
+	SBBQ $0x00, R15
 	SUBQ DX, BX
-	SBBQ R14, CX
-	SBBQ R15, SI
-	SBBQ $0x00, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, AX
-	ADDQ AX, R10
-	ADCQ $0x00, R11
+	SBBQ R15, CX
+	SBBQ R12, SI
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 1: a[1..8] += x·y[1]; low halves on CF, high halves on OF.
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  64(DI), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, AX
+	MULXQ 288(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	MULXQ 296(SP), R13, R15
+	ADCXQ R13, SI
+	ADOXQ R15, R8
+	MULXQ 304(SP), R13, R15
+	ADCXQ R13, R8
+	ADOXQ R15, R9
+	MULXQ 312(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 320(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 328(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ BX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, BX
+	MOVQ BX, 440(SP)
+	MOVQ BX, R13
+	SHRQ $0x20, R13
+	MOVQ BX, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
+	CMPQ BX, DX
+	SBBQ R13, DX
+	SBBQ $0x00, R11
+	SUBQ DX, CX
+	SBBQ R11, SI
+	SBBQ R12, R8
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  72(DI), DX
+	XORL  R15, R15
+	MOVL  $0x00000000, BX
+	MULXQ 288(SP), R15, R11
+	ADCXQ R15, SI
+	ADOXQ R11, R8
+	MULXQ 296(SP), R15, R11
+	ADCXQ R15, R8
+	ADOXQ R11, R9
+	MULXQ 304(SP), R15, R11
+	ADCXQ R15, R9
+	ADOXQ R11, R10
+	MULXQ 312(SP), R15, R11
+	ADCXQ R15, R10
+	ADOXQ R11, R14
+	MULXQ 320(SP), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, AX
+	MULXQ 328(SP), R15, R11
+	ADCXQ R15, AX
+	ADOXQ R11, BX
+	ADCQ  $0x00, BX
+
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ CX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, CX
+	MOVQ CX, 448(SP)
+	MOVQ CX, R15
+	SHRQ $0x20, R15
+	MOVQ CX, R13
+	ADDQ R15, R13
+	ADCQ $0x00, R12
+	CMPQ CX, DX
+	SBBQ R15, DX
+	SBBQ $0x00, R13
+	SUBQ DX, SI
+	SBBQ R13, R8
+	SBBQ R12, R9
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
+	MOVQ  80(DI), DX
+	XORL  R11, R11
+	MOVL  $0x00000000, CX
+	MULXQ 288(SP), R11, R13
+	ADCXQ R11, R8
+	ADOXQ R13, R9
+	MULXQ 296(SP), R11, R13
+	ADCXQ R11, R9
+	ADOXQ R13, R10
+	MULXQ 304(SP), R11, R13
+	ADCXQ R11, R10
+	ADOXQ R13, R14
+	MULXQ 312(SP), R11, R13
+	ADCXQ R11, R14
+	ADOXQ R13, AX
+	MULXQ 320(SP), R11, R13
+	ADCXQ R11, AX
+	ADOXQ R13, BX
+	MULXQ 328(SP), R11, R13
+	ADCXQ R11, BX
+	ADOXQ R13, CX
+	ADCQ  $0x00, CX
+
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ SI, DX
+	SHLQ $0x20, DX
+	ADDQ DX, SI
+	MOVQ SI, 456(SP)
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, R15
+	ADDQ R11, R15
+	ADCQ $0x00, R12
+	CMPQ SI, DX
+	SBBQ R11, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R8
+	SBBQ R15, R9
+	SBBQ R12, R10
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
+	MOVQ  88(DI), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, SI
+	MULXQ 288(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 296(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 304(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	MULXQ 312(SP), R13, R15
+	ADCXQ R13, AX
+	ADOXQ R15, BX
+	MULXQ 320(SP), R13, R15
+	ADCXQ R13, BX
+	ADOXQ R15, CX
+	MULXQ 328(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	ADCQ  $0x00, SI
+
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R8, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R8
+	MOVQ R8, 464(SP)
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
+	CMPQ R8, DX
+	SBBQ R13, DX
+	SBBQ $0x00, R11
+	SUBQ DX, R9
+	SBBQ R11, R10
+	SBBQ R12, R14
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ R9, DX
+	SHLQ $0x20, DX
+	ADDQ DX, R9
+	MOVQ R9, 472(SP)
+	MOVQ R9, DI
+	SHRQ $0x20, DI
+	MOVQ R9, R15
+	ADDQ DI, R15
+	ADCQ $0x00, R12
+	CMPQ R9, DX
+	SBBQ DI, DX
+	SBBQ $0x00, R15
+	SUBQ DX, R10
+	SBBQ R15, R14
+	SBBQ R12, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, CX
+	SBBQ $0x00, SI
+	SBBQ R12, R12
+
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 432(SP), R11
+	SUBQ DX, R11
+	MOVQ R11, 480(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 440(SP), R11
+	SBBQ DX, R11
+	MOVQ R11, 488(SP)
+	MOVQ 448(SP), R11
+	SBBQ $-2, R11
+	MOVQ R11, 496(SP)
+	MOVQ 456(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 504(SP)
+	MOVQ 464(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 512(SP)
+	MOVQ R9, R11
+	SBBQ $-1, R11
+	MOVQ R11, 520(SP)
+	SBBQ R11, R11
+	ADDQ R12, R11
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R14, R13
+	MOVQ AX, R15
+	MOVQ BX, DI
+	MOVQ CX, R12
+	MOVQ SI, R9
+	ADDQ 432(SP), R10
+	ADCQ 440(SP), R14
+	ADCQ 448(SP), AX
+	ADCQ 456(SP), BX
+	ADCQ 464(SP), CX
+	ADCQ 472(SP), SI
+	ADDQ 480(SP), R8
+	ADCQ 488(SP), R13
+	ADCQ 496(SP), R15
+	ADCQ 504(SP), DI
+	ADCQ 512(SP), R12
+	ADCQ 520(SP), R9
+	ADCQ $0x00, R11
+	XORQ R8, R10
+	ANDQ R11, R10
+	XORQ R10, R8
+	XORQ R13, R14
+	ANDQ R11, R14
+	XORQ R14, R13
+	XORQ R15, AX
+	ANDQ R11, AX
+	XORQ AX, R15
+	XORQ DI, BX
+	ANDQ R11, BX
+	XORQ BX, DI
+	XORQ R12, CX
+	ANDQ R11, CX
+	XORQ CX, R12
+	XORQ R9, SI
+	ANDQ R11, SI
+	XORQ SI, R9
+	MOVQ DI, AX
+	MOVQ p+0(FP), DI
+	MOVQ R8, 288(SP)
+	MOVQ R13, 296(SP)
+	MOVQ R15, 304(SP)
+	MOVQ AX, 312(SP)
+	MOVQ R12, 320(SP)
+	MOVQ R9, 328(SP)
+
+	// Row 0: a[0..6] = x·y[0].
+	MOVQ  384(SP), DX
+	MULXQ 192(SP), AX, BX
+	MULXQ 200(SP), R11, CX
+	ADDQ  R11, BX
+	MULXQ 208(SP), R11, SI
+	ADCQ  R11, CX
+	MULXQ 216(SP), R11, R8
+	ADCQ  R11, SI
+	MULXQ 224(SP), R11, R9
+	ADCQ  R11, R8
+	MULXQ 232(SP), R11, R10
+	ADCQ  R11, R9
+	ADCQ  $0x00, R10
+
+	// Row 1: a[1..7] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  392(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, R15
+	XORL  R12, R12
+	MOVL  $0x00000000, R14
 	MULXQ 192(SP), R12, R13
 	ADCXQ R12, BX
 	ADOXQ R13, CX
@@ -6938,319 +6207,316 @@ TEXT ·addMixedADX(SB), NOSPLIT, $432-32
 	ADOXQ R13, R10
 	MULXQ 232(SP), R12, R13
 	ADCXQ R12, R10
-	ADOXQ R13, R11
+	ADOXQ R13, R14
+	ADCQ  $0x00, R14
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R11
-	ADCXQ R14, R15
-	ADOXQ R14, R15
+	// Round 0: q = a[0]·(2^32+1); a[1..3] −= limbs 1..3 of q·c, the borrow kept.
+	MOVQ AX, DX
+	SHLQ $0x20, DX
+	ADDQ DX, AX
+	MOVQ AX, 432(SP)
+	MOVQ AX, R11
+	SHRQ $0x20, R11
+	MOVQ AX, R15
+	ADDQ R11, R15
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
+	CMPQ AX, DX
+	SBBQ R11, DX
+	SBBQ $0x00, R15
+	SUBQ DX, BX
+	SBBQ R15, CX
+	SBBQ R12, SI
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Round 1: q = a[1]·(2^32+1); a[1..8] += q·p = q·2^384 − q·c.
+	// Row 2: a[2..8] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  400(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, AX
+	MULXQ 192(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	MULXQ 200(SP), R13, R15
+	ADCXQ R13, SI
+	ADOXQ R15, R8
+	MULXQ 208(SP), R13, R15
+	ADCXQ R13, R8
+	ADOXQ R15, R9
+	MULXQ 216(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 224(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 232(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	ADCQ  $0x00, AX
+
+	// Round 1: q = a[1]·(2^32+1); a[2..4] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ BX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, BX
-	MOVQ BX, DX
-	SHLQ $0x20, DX
-	MOVQ BX, AX
-	SHRQ $0x20, AX
-	XORL R13, R13
-	MOVQ BX, R12
-	ADDQ AX, R12
-	ADCQ $0x00, R13
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ BX, 440(SP)
+	MOVQ BX, R13
+	SHRQ $0x20, R13
+	MOVQ BX, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
 	CMPQ BX, DX
-	SBBQ AX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R13, DX
+	SBBQ $0x00, R11
 	SUBQ DX, CX
-	SBBQ R12, SI
-	SBBQ R13, R8
-	SBBQ $0x00, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, BX
-	ADDQ BX, R11
-	ADCQ $0x00, R15
+	SBBQ R11, SI
+	SBBQ R12, R8
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 2: a[2..9] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  400(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, R13
-	MULXQ 192(SP), R14, AX
-	ADCXQ R14, CX
-	ADOXQ AX, SI
-	MULXQ 200(SP), R14, AX
-	ADCXQ R14, SI
-	ADOXQ AX, R8
-	MULXQ 208(SP), R14, AX
-	ADCXQ R14, R8
-	ADOXQ AX, R9
-	MULXQ 216(SP), R14, AX
-	ADCXQ R14, R9
-	ADOXQ AX, R10
-	MULXQ 224(SP), R14, AX
-	ADCXQ R14, R10
-	ADOXQ AX, R11
-	MULXQ 232(SP), R14, AX
-	ADCXQ R14, R11
-	ADOXQ AX, R15
+	// Row 3: a[3..9] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  408(SP), DX
+	XORL  R15, R15
+	MOVL  $0x00000000, BX
+	MULXQ 192(SP), R15, R11
+	ADCXQ R15, SI
+	ADOXQ R11, R8
+	MULXQ 200(SP), R15, R11
+	ADCXQ R15, R8
+	ADOXQ R11, R9
+	MULXQ 208(SP), R15, R11
+	ADCXQ R15, R9
+	ADOXQ R11, R10
+	MULXQ 216(SP), R15, R11
+	ADCXQ R15, R10
+	ADOXQ R11, R14
+	MULXQ 224(SP), R15, R11
+	ADCXQ R15, R14
+	ADOXQ R11, AX
+	MULXQ 232(SP), R15, R11
+	ADCXQ R15, AX
+	ADOXQ R11, BX
+	ADCQ  $0x00, BX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, R15
-	ADCXQ R12, R13
-	ADOXQ R12, R13
-
-	// Round 2: q = a[2]·(2^32+1); a[2..9] += q·p = q·2^384 − q·c.
+	// Round 2: q = a[2]·(2^32+1); a[3..5] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ CX, DX
 	SHLQ $0x20, DX
 	ADDQ DX, CX
-	MOVQ CX, DX
-	SHLQ $0x20, DX
-	MOVQ CX, BX
-	SHRQ $0x20, BX
-	XORL AX, AX
-	MOVQ CX, R14
-	ADDQ BX, R14
-	ADCQ $0x00, AX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ CX, 448(SP)
+	MOVQ CX, R15
+	SHRQ $0x20, R15
+	MOVQ CX, R13
+	ADDQ R15, R13
+	ADCQ $0x00, R12
 	CMPQ CX, DX
-	SBBQ BX, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R15, DX
+	SBBQ $0x00, R13
 	SUBQ DX, SI
-	SBBQ R14, R8
-	SBBQ AX, R9
-	SBBQ $0x00, R10
-	SBBQ $0x00, R11
-	SBBQ $0x00, CX
-	ADDQ CX, R15
-	ADCQ $0x00, R13
+	SBBQ R13, R8
+	SBBQ R12, R9
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 3: a[3..10] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  408(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, AX
-	MULXQ 192(SP), R12, BX
-	ADCXQ R12, SI
-	ADOXQ BX, R8
-	MULXQ 200(SP), R12, BX
-	ADCXQ R12, R8
-	ADOXQ BX, R9
-	MULXQ 208(SP), R12, BX
-	ADCXQ R12, R9
-	ADOXQ BX, R10
-	MULXQ 216(SP), R12, BX
-	ADCXQ R12, R10
-	ADOXQ BX, R11
-	MULXQ 224(SP), R12, BX
-	ADCXQ R12, R11
-	ADOXQ BX, R15
-	MULXQ 232(SP), R12, BX
-	ADCXQ R12, R15
-	ADOXQ BX, R13
+	// Row 4: a[4..10] += x·y[4]; low halves on CF, high halves on OF.
+	MOVQ  416(SP), DX
+	XORL  R11, R11
+	MOVL  $0x00000000, CX
+	MULXQ 192(SP), R11, R13
+	ADCXQ R11, R8
+	ADOXQ R13, R9
+	MULXQ 200(SP), R11, R13
+	ADCXQ R11, R9
+	ADOXQ R13, R10
+	MULXQ 208(SP), R11, R13
+	ADCXQ R11, R10
+	ADOXQ R13, R14
+	MULXQ 216(SP), R11, R13
+	ADCXQ R11, R14
+	ADOXQ R13, AX
+	MULXQ 224(SP), R11, R13
+	ADCXQ R11, AX
+	ADOXQ R13, BX
+	MULXQ 232(SP), R11, R13
+	ADCXQ R11, BX
+	ADOXQ R13, CX
+	ADCQ  $0x00, CX
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, R13
-	ADCXQ R14, AX
-	ADOXQ R14, AX
-
-	// Round 3: q = a[3]·(2^32+1); a[3..10] += q·p = q·2^384 − q·c.
+	// Round 3: q = a[3]·(2^32+1); a[4..6] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ SI, DX
 	SHLQ $0x20, DX
 	ADDQ DX, SI
-	MOVQ SI, DX
-	SHLQ $0x20, DX
-	MOVQ SI, CX
-	SHRQ $0x20, CX
-	XORL BX, BX
-	MOVQ SI, R12
-	ADDQ CX, R12
-	ADCQ $0x00, BX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ SI, 456(SP)
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, R15
+	ADDQ R11, R15
+	ADCQ $0x00, R12
 	CMPQ SI, DX
-	SBBQ CX, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
-	SUBQ DX, R8
-	SBBQ R12, R9
-	SBBQ BX, R10
-	SBBQ $0x00, R11
+	SBBQ R11, DX
 	SBBQ $0x00, R15
-	SBBQ $0x00, SI
-	ADDQ SI, R13
-	ADCQ $0x00, AX
+	SUBQ DX, R8
+	SBBQ R15, R9
+	SBBQ R12, R10
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 4: a[4..11] += x·y[4]; low halves on CF, high halves on OF.
-	MOVQ  416(SP), DX
-	XORL  R12, R12
-	MOVL  $0x00000000, BX
-	MULXQ 192(SP), R14, CX
-	ADCXQ R14, R8
-	ADOXQ CX, R9
-	MULXQ 200(SP), R14, CX
-	ADCXQ R14, R9
-	ADOXQ CX, R10
-	MULXQ 208(SP), R14, CX
-	ADCXQ R14, R10
-	ADOXQ CX, R11
-	MULXQ 216(SP), R14, CX
-	ADCXQ R14, R11
-	ADOXQ CX, R15
-	MULXQ 224(SP), R14, CX
-	ADCXQ R14, R15
-	ADOXQ CX, R13
-	MULXQ 232(SP), R14, CX
-	ADCXQ R14, R13
-	ADOXQ CX, AX
+	// Row 5: a[5..11] += x·y[5]; low halves on CF, high halves on OF.
+	MOVQ  424(SP), DX
+	XORL  R13, R13
+	MOVL  $0x00000000, SI
+	MULXQ 192(SP), R13, R15
+	ADCXQ R13, R9
+	ADOXQ R15, R10
+	MULXQ 200(SP), R13, R15
+	ADCXQ R13, R10
+	ADOXQ R15, R14
+	MULXQ 208(SP), R13, R15
+	ADCXQ R13, R14
+	ADOXQ R15, AX
+	MULXQ 216(SP), R13, R15
+	ADCXQ R13, AX
+	ADOXQ R15, BX
+	MULXQ 224(SP), R13, R15
+	ADCXQ R13, BX
+	ADOXQ R15, CX
+	MULXQ 232(SP), R13, R15
+	ADCXQ R13, CX
+	ADOXQ R15, SI
+	ADCQ  $0x00, SI
 
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R12, AX
-	ADCXQ R12, BX
-	ADOXQ R12, BX
-
-	// Round 4: q = a[4]·(2^32+1); a[4..11] += q·p = q·2^384 − q·c.
+	// Round 4: q = a[4]·(2^32+1); a[5..7] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R8, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R8
-	MOVQ R8, DX
-	SHLQ $0x20, DX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	XORL CX, CX
-	MOVQ R8, R14
-	ADDQ SI, R14
-	ADCQ $0x00, CX
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R8, 464(SP)
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	ADDQ R13, R11
+	ADCQ $0x00, R12
 	CMPQ R8, DX
-	SBBQ SI, DX
-	SBBQ $0x00, R14
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ R13, DX
+	SBBQ $0x00, R11
 	SUBQ DX, R9
-	SBBQ R14, R10
-	SBBQ CX, R11
-	SBBQ $0x00, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, R8
-	ADDQ R8, AX
-	ADCQ $0x00, BX
+	SBBQ R11, R10
+	SBBQ R12, R14
+	MOVL $0x00000000, R12
+	ADCQ $0x00, R12
 
-	// Row 5: a[5..12] += x·y[5]; low halves on CF, high halves on OF.
-	MOVQ  424(SP), DX
-	XORL  R14, R14
-	MOVL  $0x00000000, CX
-	MULXQ 192(SP), R12, SI
-	ADCXQ R12, R9
-	ADOXQ SI, R10
-	MULXQ 200(SP), R12, SI
-	ADCXQ R12, R10
-	ADOXQ SI, R11
-	MULXQ 208(SP), R12, SI
-	ADCXQ R12, R11
-	ADOXQ SI, R15
-	MULXQ 216(SP), R12, SI
-	ADCXQ R12, R15
-	ADOXQ SI, R13
-	MULXQ 224(SP), R12, SI
-	ADCXQ R12, R13
-	ADOXQ SI, AX
-	MULXQ 232(SP), R12, SI
-	ADCXQ R12, AX
-	ADOXQ SI, BX
-
-	// CF belongs to a[r+n]; its carry and OF go to a[r+n+1].
-	ADCXQ R14, BX
-	ADCXQ R14, CX
-	ADOXQ R14, CX
-
-	// Round 5: q = a[5]·(2^32+1); a[5..12] += q·p = q·2^384 − q·c.
+	// Round 5: q = a[5]·(2^32+1); a[6..8] −= limbs 1..3 of q·c, the borrow kept.
 	MOVQ R9, DX
 	SHLQ $0x20, DX
 	ADDQ DX, R9
-	MOVQ R9, DX
-	SHLQ $0x20, DX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	XORL SI, SI
-	MOVQ R9, R12
-	ADDQ R8, R12
-	ADCQ $0x00, SI
-
-	// q·c limbs 1..3 = (s − sh − [q < s], q + sh − borrow, carry).
+	MOVQ R9, 472(SP)
+	MOVQ R9, DI
+	SHRQ $0x20, DI
+	MOVQ R9, R15
+	ADDQ DI, R15
+	ADCQ $0x00, R12
 	CMPQ R9, DX
-	SBBQ R8, DX
-	SBBQ $0x00, R12
-
-	// Subtract them, then add q less the borrow at limb 6.
+	SBBQ DI, DX
+	SBBQ $0x00, R15
 	SUBQ DX, R10
-	SBBQ R12, R11
-	SBBQ SI, R15
-	SBBQ $0x00, R13
-	SBBQ $0x00, AX
-	SBBQ $0x00, R9
-	ADDQ R9, BX
-	ADCQ $0x00, CX
+	SBBQ R15, R14
+	SBBQ R12, AX
+	SBBQ $0x00, BX
+	SBBQ $0x00, CX
+	SBBQ $0x00, SI
+	SBBQ R12, R12
 
-	// r = a[6..11] + 2^384·a[12] < 2m; r − m unless that borrows.
-	MOVQ    R10, R14
-	MOVQ    R11, R8
-	MOVQ    R15, R12
-	MOVQ    R13, SI
-	MOVQ    AX, R9
-	MOVQ    BX, DI
-	MOVL    $0xffffffff, DX
-	SUBQ    DX, R14
-	MOVQ    $0xffffffff00000000, DX
-	SBBQ    DX, R8
-	SBBQ    $-2, R12
-	SBBQ    $-1, SI
-	SBBQ    $-1, R9
-	SBBQ    $-1, DI
-	SBBQ    $0x00, CX
-	CMOVQCS R10, R14
-	CMOVQCS R11, R8
-	CMOVQCS R15, R12
-	CMOVQCS R13, SI
-	CMOVQCS AX, R9
-	CMOVQCS BX, DI
-	MOVQ    DI, AX
-	MOVQ    p+0(FP), DI
-	SUBQ    288(SP), R14
-	SBBQ    296(SP), R8
-	SBBQ    304(SP), R12
-	SBBQ    312(SP), SI
-	SBBQ    320(SP), R9
-	SBBQ    328(SP), AX
-	SBBQ    BX, BX
-	MOVL    $0xffffffff, CX
-	ANDQ    BX, CX
-	MOVQ    $0xffffffff00000000, R10
-	ANDQ    BX, R10
-	MOVQ    $0xfffffffffffffffe, R11
-	ANDQ    BX, R11
-	ADDQ    CX, R14
-	ADCQ    R10, R8
-	ADCQ    R11, R12
-	ADCQ    BX, SI
-	ADCQ    BX, R9
-	ADCQ    BX, AX
-	MOVQ    R14, 48(DI)
-	MOVQ    R8, 56(DI)
-	MOVQ    R12, 64(DI)
-	MOVQ    SI, 72(DI)
-	MOVQ    R9, 80(DI)
-	MOVQ    AX, 88(DI)
-	XORL    R13, R13
-	MOVQ    R13, hZero+24(FP)
+	// Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.
+	MOVL $0xffffffff, DX
+	MOVQ 432(SP), R11
+	SUBQ DX, R11
+	MOVQ R11, 480(SP)
+	MOVQ $0xffffffff00000000, DX
+	MOVQ 440(SP), R11
+	SBBQ DX, R11
+	MOVQ R11, 488(SP)
+	MOVQ 448(SP), R11
+	SBBQ $-2, R11
+	MOVQ R11, 496(SP)
+	MOVQ 456(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 504(SP)
+	MOVQ 464(SP), R11
+	SBBQ $-1, R11
+	MOVQ R11, 512(SP)
+	MOVQ R9, R11
+	SBBQ $-1, R11
+	MOVQ R11, 520(SP)
+	SBBQ R11, R11
+	ADDQ R12, R11
+
+	// r = A + Q and r' = A + Q' on two chains; r' unless m + carry' = −1.
+	MOVQ R10, R8
+	MOVQ R14, R13
+	MOVQ AX, R15
+	MOVQ BX, DI
+	MOVQ CX, R12
+	MOVQ SI, R9
+	ADDQ 432(SP), R10
+	ADCQ 440(SP), R14
+	ADCQ 448(SP), AX
+	ADCQ 456(SP), BX
+	ADCQ 464(SP), CX
+	ADCQ 472(SP), SI
+	ADDQ 480(SP), R8
+	ADCQ 488(SP), R13
+	ADCQ 496(SP), R15
+	ADCQ 504(SP), DI
+	ADCQ 512(SP), R12
+	ADCQ 520(SP), R9
+	ADCQ $0x00, R11
+	XORQ R8, R10
+	ANDQ R11, R10
+	XORQ R10, R8
+	XORQ R13, R14
+	ANDQ R11, R14
+	XORQ R14, R13
+	XORQ R15, AX
+	ANDQ R11, AX
+	XORQ AX, R15
+	XORQ DI, BX
+	ANDQ R11, BX
+	XORQ BX, DI
+	XORQ R12, CX
+	ANDQ R11, CX
+	XORQ CX, R12
+	XORQ R9, SI
+	ANDQ R11, SI
+	XORQ SI, R9
+	MOVQ DI, AX
+	MOVQ p+0(FP), DI
+	SUBQ 288(SP), R8
+	SBBQ 296(SP), R13
+	SBBQ 304(SP), R15
+	SBBQ 312(SP), AX
+	SBBQ 320(SP), R12
+	SBBQ 328(SP), R9
+	SBBQ BX, BX
+	MOVL $0xffffffff, CX
+	ANDQ BX, CX
+	MOVQ $0xffffffff00000000, SI
+	ANDQ BX, SI
+	MOVQ $0xfffffffffffffffe, R10
+	ANDQ BX, R10
+	ADDQ CX, R8
+	ADCQ SI, R13
+	ADCQ R10, R15
+	ADCQ BX, AX
+	ADCQ BX, R12
+	ADCQ BX, R9
+	MOVQ R8, 48(DI)
+	MOVQ R13, 56(DI)
+	MOVQ R15, 64(DI)
+	MOVQ AX, 72(DI)
+	MOVQ R12, 80(DI)
+	MOVQ R9, 88(DI)
+	XORL R11, R11
+	MOVQ R11, hZero+24(FP)
 	RET
 
 hzero:
-	MOVL $0x00000001, R13
-	MOVQ R13, hZero+24(FP)
+	MOVL $0x00000001, R11
+	MOVQ R11, hZero+24(FP)
 	RET

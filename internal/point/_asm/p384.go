@@ -15,8 +15,8 @@ import (
 // twelve registers, which hold two elements but not two beside a
 // subtraction's scratch registers, so the formulas spill (curve.spill) and
 // take the second operand of every addition and subtraction from memory.
-// The products are internal/_asmlib's n-limb Montgomery multiplication with
-// P-384's reduction round, the same code as internal/p384/field's mulADX.
+// The products are internal/_asmlib's Mul384ADX and Square384ADX, the same
+// code as internal/p384/field's mulADX and squareADX.
 var p384 = &curve{
 	name:  "P-384",
 	limbs: 6,
@@ -43,20 +43,21 @@ var p384Pool = []GPPhysical{RAX, RBX, RCX, RSI, R8, R9, R10, R11, R12, R13, R14,
 // squaring the kernels use: mul6 and square6 return x·y·2^-384 and
 // x·x·2^-384 mod p, below p, in six registers of regs, with DI (the
 // point's pointer) lent for the end of the product (product384) and
-// productSlots384 8-byte frame slots at tmp (none for MontMulN).
-const productSlots384 = 0
+// productSlots384 8-byte frame slots at tmp: asmlib.Mul384ADX and
+// Square384ADX, internal/p384/field's mulADX and squareADX.
+const productSlots384 = 12
 
 func mul6(x, y, tmp fe, regs *pool) []GPPhysical {
-	return asmlib.MontMulN(x, y, asmlib.P384, regs, true, RDI)
+	return asmlib.Mul384ADX(x, y, tmp, regs, RDI)
 }
 
-func square6(x, tmp fe, regs *pool) []GPPhysical { return mul6(x, x, tmp, regs) }
+func square6(x, tmp fe, regs *pool) []GPPhysical { return asmlib.Square384ADX(x, tmp, regs, RDI) }
 
 // tmp384 is the products' frame slots in the kernel being generated.
 var tmp384 fe
 
 // product384 runs emit, a product that may take every register of p384Pool
-// and, once it no longer reads its operands, DI (MontMulN's release): its
+// and, once it no longer reads its operands, DI (the emitter's release): its
 // six-limb final subtraction needs thirteen registers. regs must be full,
 // as it is between the formulas' steps. If the result holds DI, DI's limb
 // moves to a free register; then DI is reloaded from the argument p, and
