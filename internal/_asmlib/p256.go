@@ -6,10 +6,13 @@
 // reduction addend of p, the subtraction of p, the rows and rounds of the
 // MULX/ADCX/ADOX Montgomery multiplication and the whole multiplication
 // (MulADX), and the squaring's product, reduction and final addition
-// (SquareProductADX, ReduceLow, FinalADX). For any limb count and modulus
-// (mont.go): the Montgomery multiplication MontMulN with its rows, the
-// subtraction of a constant, and the modular addition and subtraction
-// (AddMod, SubMod); P-384's modulus and round are in p384.go. It is a
+// (SquareProductADX, ReduceLow, FinalADX). For P-384 (mul384.go): the
+// multiplications and squarings of internal/p384/field and of P-384's fused
+// point kernels (Mul384ADX, Mul384MULQ, Square384ADX, Square384MULQ). For any
+// limb count and modulus (mont.go): the subtraction of a constant, the
+// modular addition and subtraction (AddMod, SubMod), and the textbook
+// Montgomery multiplication MontMulN, which with P-384's round (p384.go)
+// is now only internal/p384/field's comparison kernels. It is a
 // module of its own, used by the generators through replace directives; it
 // is not part of the library.
 //
@@ -44,10 +47,10 @@
 // What is specific to P-256 here is the addend A(m) (Addend, MulRound,
 // ReduceLow), the constant limbs of SubP and the four-limb FE. The row
 // structure (MulRow, the product of SquareProductADX) and the final
-// selections are the same for any limb count. P-384 uses the n-limb
-// helpers of mont.go (MontMulN, MulRowN, MulRowMULQ, SubConst, MulxRound)
-// with its own round for p = 2^384 − c (p384.go); AddMod and SubMod take
-// any modulus's limbs (P256Limbs for the comb).
+// selections are the same for any limb count. P-384's products are
+// mul384.go's, whose rounds for p = 2^384 − c keep their borrow and add the
+// quotient digits at the end (explained there); AddMod and SubMod take any
+// modulus's limbs (P256Limbs for the comb).
 package asmlib
 
 import (
