@@ -173,6 +173,17 @@ func bareRSA(alg x509.SignatureAlgorithm) (h crypto.Hash, ai []byte, ok bool) {
 	return 0, nil, false
 }
 
+// maybeBare returns n, signed by parent, re-signed half the time without
+// AlgorithmIdentifier parameters when its algorithm is RSA PKCS #1 v1.5.
+func maybeBare(tb testing.TB, r *mrand.Rand, sc *scenario, n, parent *node) *node {
+	h, ai, ok := bareRSA(n.Cert.SignatureAlgorithm)
+	if !ok || !pick(r, 50) {
+		return n
+	}
+	sc.note("rsa-no-parameters")
+	return &node{Cert: withSignatureAI(tb, n.Cert, ai, parent, h), Key: n.Key}
+}
+
 // withSignatureAI returns c with its signature AlgorithmIdentifier, in the
 // TBS and outside it, replaced by the DER ai, re-signed by issuer's RSA key
 // with PKCS #1 v1.5 over h (crypto/x509 would write the NULL parameters).
@@ -543,11 +554,7 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 			key = poolKey(kP384, r.IntN(64))
 			sc.note("p384-under-rsa4096")
 		}
-		n := issue(tb, t, key, parent)
-		if h, ai, ok := bareRSA(t.SignatureAlgorithm); ok && pick(r, 30) {
-			n = &node{Cert: withSignatureAI(tb, n.Cert, ai, parent, h), Key: n.Key}
-			sc.note("rsa-no-parameters")
-		}
+		n := maybeBare(tb, r, sc, issue(tb, t, key, parent), parent)
 		issuers = append(issuers, n)
 		parent = n
 	}
@@ -574,7 +581,7 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 		}
 		editCommon(r, sc, t)
 		t.SignatureAlgorithm = sigAlgFor(r, parent.Key)
-		leaf = issue(tb, t, poolKey(randomKind(r), r.IntN(64)), parent)
+		leaf = maybeBare(tb, r, sc, issue(tb, t, poolKey(randomKind(r), r.IntN(64)), parent), parent)
 	}
 
 	// Link mutations.
