@@ -35,8 +35,8 @@ package asmlib
 //
 //	r = (x·y + Q·p)/2^384 = A + Q,  A = a[6..11] − borrow·2^384,  Q = Σ q_j·2^(64j),
 //
-// with 0 ≤ r < p²/2^384 + p < 2p. The squarings reduce their full product
-// the same way, after it.
+// with 0 ≤ r < p²/2^384 + p < 2p. Square384MULQ reduces its full product
+// the same way, after it; Square384ADX runs the rounds between its rows.
 //
 // # Limb 2 of a round
 //
@@ -60,6 +60,9 @@ type red384 struct {
 	b  GPPhysical
 	q  []Mem // q[0..5] the digits, q[6..11] Q − p + 2^384
 	q5 GPPhysical
+	// keep: a round that is not last keeps its digit in q5 for the
+	// finish (Square384ADX's round 5, whose borrow the caller propagates).
+	keep bool
 }
 
 // round emits round k on a[k..k+3]: q = a[k]·(2^32+1) mod 2^64 stored to
@@ -107,6 +110,11 @@ func (st *red384) round(a []GPPhysical, k int, sc, sc2 GPPhysical, regs *Pool, l
 	}
 	MOVL(U32(0), st.b.As32())
 	ADCQ(Imm(0), st.b)
+	if st.keep {
+		st.q5 = q
+		regs.Put(c2)
+		return
+	}
 	regs.Put(c2, q)
 }
 
@@ -320,107 +328,152 @@ func mulRow384MULQ(a []GPPhysical, x, y []Mem, r int, regs *Pool) {
 }
 
 // Square384ADX returns x·x·2^−384 mod p, below p, for x < p six limbs in
-// memory, in six registers taken from regs, with a product of its own: the
-// 15 cross products x_i·x_j (i < j) in rows on the ADCX and ADOX chains,
-// one pass that doubles them (CF) and adds the six squares x_i² (OF), then
-// Mul384ADX's rounds and finish: 21 MULX instead of 36. It needs BMI2 and
-// ADX, and uses:
+// memory, in six registers taken from regs, with a product of its own: 21
+// MULX instead of 36, in six rows with the reduction rounds between them,
+// then Mul384ADX's finish. Row i adds x_i·W_i·2^(128i) into a[2i..i+6],
+// where W_i = x_i + (2·Σ_{j>i} x_j·2^(64(j−i)) mod 2^(64(6−i))): the
+// square x_i² and the doubled cross products x_i·2x_j in one row, the
+// limbs of 2x being x_(i+1)<<1 and d_j = x_j<<1 | x_(j−1)>>63 (j ≥ i+2).
+// The bit the rows drop, top = x5>>63 (it would sit at limb 6−i of W_i
+// for i < 5), comes back at the end as top·(x0..x4)·2^384, added by MULX
+// with top in DX (no flags, no secret-dependent branch or address). It
+// needs BMI2 and ADX, and uses:
 //
 //   - DX (not in regs) and the flags, clobbered;
 //   - regs: at least twelve registers, none of them DX or xp;
 //   - xp: the register holding x's base address, not in regs; it joins
-//     regs after the squares and is clobbered;
-//   - tmp: twelve 8-byte memory slots (a frame slot, 96 bytes): limbs 9..11
-//     of the product, the quotient digits and Q − p go there; x must not
-//     overlap it.
+//     regs after the last read of x and is clobbered;
+//   - tmp: twelve 8-byte memory slots (a frame slot, 96 bytes): d_2..d_5
+//     (tmp[6..9], written by row 0 and read by rows 1..3), the quotient
+//     digits and Q − p go there; x must not overlap it.
 //
 // On return regs holds the registers it had that are not in the result,
 // plus xp, all clobbered; DX is clobbered and not in regs. It is constant
 // time.
+//
+// Why the rows are exact: after rows 0..i the sum is below X_i·(X_i +
+// 2^384 − 2^(64(i+1)+1)) < 2^(64(i+7)), X_i = Σ_{i'≤i} x_i'·2^(64i') (the
+// doubled part mod 2^(64(6−i)) is a multiple of 2^(64(i+1)+1)); and
+// whatever a[2i..i+5] hold when row i runs (the rounds change them),
+// their value plus x_i·W_i is below 2^(64(6−i)) + (2^64 − 1)·2^(64(6−i)),
+// as W_i < 2^(64(6−i)): so a[i+6], created zero by the row, takes the
+// whole carry, as with Mul384ADX's rows. Round k needs a[k] final, which
+// it is after row ⌊k/2⌋ and round k − 1; sqOrder384 runs the rounds one
+// row later than that allows where that measured faster. The last round's
+// borrow is subtracted from a[9] after row 5 and propagated to a[11],
+// leaving −borrow in b for the finish. The top·x addition never carries
+// out of a[11]: with top = 0 it adds nothing; with top = 1, x ≥ 2^383 and
+// before it the limbs hold A' = (x² − X4·2^384 − Q·c)/2^384 ≥ (2^766 −
+// 2^704 − 2^513)/2^384 > 0 (X4 = Σ_{i<5} x_i·2^(64i) < 2^320, Q < 2^384,
+// c < 2^129), so borrow = 0, and after it they hold A = (x² − Q·c)/2^384
+// < 2^384.
 func Square384ADX(x, tmp []Mem, regs *Pool, xp GPPhysical) []GPPhysical {
 	if len(x) != 6 || len(tmp) != 12 {
 		panic(fmt.Sprintf("asmlib: Square384ADX needs 6 limbs and 12 slots of tmp, got %d, %d", len(x), len(tmp)))
 	}
-	c := make([]GPPhysical, 11)
-	Comment("Row 0: c[1..6] = x0·x[1..5].")
-	lo := regs.Get()
-	MOVQ(x[0], RDX)
-	for j := 1; j <= 5; j++ {
-		c[j+1] = regs.Get()
-		if j == 1 {
-			c[1] = regs.Get()
-			MULXQ(x[j], c[1], c[2])
+	d := tmp[6:10] // d_2..d_5, written by row 0
+	a := make([]GPPhysical, 12)
+	st := &red384{q: tmp}
+	for _, step := range sqOrder384 {
+		if step < 10 {
+			sqRow384(a, x, d, step, regs)
 			continue
 		}
-		MULXQ(x[j], lo, c[j+1])
-		if j == 2 {
-			ADDQ(lo, c[j])
+		k := step - 10
+		st.keep = k == 5 // rows 3..5 still to come: its borrow waits
+		st.round(a, k, RDX, nil, regs, false)
+	}
+	Comment("The last round's borrow through a[9..11], −borrow into b.")
+	SUBQ(st.b, a[9])
+	SBBQ(Imm(0), a[10])
+	SBBQ(Imm(0), a[11])
+	SBBQ(st.b, st.b)
+	Comment("a[6..11] += top·x[0..4]·2^384, top = x5>>63 in DX, by MULX (no flags).")
+	u, v := regs.Get(), regs.Get()
+	MOVQ(x[5], RDX)
+	SHRQ(U8(63), RDX)
+	for i := 0; i < 5; i++ {
+		MULXQ(x[i], u, v) // u = x_i·top, v = 0
+		if i == 0 {
+			ADDQ(u, a[6])
 		} else {
-			ADCQ(lo, c[j])
+			ADCQ(u, a[6+i])
 		}
 	}
-	ADCQ(Imm(0), c[6])
-	regs.Put(lo)
-	spill := func(k int) {
-		MOVQ(c[k], tmp[k])
-		regs.Put(c[k])
-	}
-	// After row i the cross sum is Σ_{i' ≤ i} x_i'·2^(64i')·Σ_{j > i'} x_j·2^(64j)
-	// < 2^384·(2^(64(i+1)) − 1) < 2^(64(i+7)): limb i+6 is row i's top, and
-	// nothing carries out of it (so there is no limb 11).
-	for i := 1; i <= 4; i++ {
-		Commentf("Row %d: c[%d..%d] += x%d·x[%d..5]; low halves on CF, high halves on OF.", i, 2*i+1, i+6, i, i+1)
-		lo, hi := regs.Get(), regs.Get()
-		XORL(lo.As32(), lo.As32()) // clears CF and OF
-		c[i+6] = regs.Get()
-		MOVL(U32(0), c[i+6].As32())
-		MOVQ(x[i], RDX)
-		for j := i + 1; j <= 5; j++ {
-			MULXQ(x[j], lo, hi)
-			ADCXQ(lo, c[i+j])
-			ADOXQ(hi, c[i+j+1])
-		}
-		ADCQ(Imm(0), c[i+6])
-		regs.Put(lo, hi)
-	}
-	spill(9)
-	spill(10)
+	ADCQ(Imm(0), a[11]) // no carry out of a[11]: see the doc comment
+	regs.Put(u, v, xp)
+	return st.finish(a[6:], RDX, regs)
+}
 
-	Comment("f = 2c + Σ x_i²·2^(128i): doubling on CF, squares on OF; f[9..11] go to tmp.")
-	c[9], c[10] = nil, nil
-	f := make([]GPPhysical, 12)
-	lo, hi := regs.Get(), regs.Get()
-	XORL(lo.As32(), lo.As32())
-	for i := 0; i < 6; i++ {
-		MOVQ(x[i], RDX)
-		MULXQ(x[i], lo, hi)
-		for h, sq := range []GPPhysical{lo, hi} {
-			k := 2*i + h
-			var v GPPhysical
-			switch {
-			case k >= 9:
-				v = RDX
-			case k >= 1:
-				v = c[k] // still in its register
-			default:
-				v = regs.Get()
-			}
-			f[k] = v
-			switch {
-			case k == 0 || k == 11:
-				MOVL(U32(0), v.As32())
-			case k >= 9:
-				MOVQ(tmp[k], v)
-			}
-			ADCXQ(v, v)
-			ADOXQ(sq, v)
-			if k >= 9 {
-				MOVQ(v, tmp[k])
-			}
-		}
+// sqOrder384 is the order of Square384ADX's steps: row i is i, round k is
+// 10 + k (measured against other orders: internal/p384/field/_asm).
+var sqOrder384 = []int{0, 1, 10, 11, 2, 12, 3, 13, 14, 4, 15, 5}
+
+// sqRow384 adds x_i·W_i (Square384ADX's doc comment) into a[2i..i+6] and
+// creates a[i+6] from regs (row 0 creates a[0..6] and writes d_2..d_5 to
+// d); it uses DX and scratch registers from regs (six in row 0).
+func sqRow384(a []GPPhysical, x, d []Mem, i int, regs *Pool) {
+	Commentf("Square row %d: a[%d..%d] += x%d·W%d.", i, 2*i, i+6, i, i)
+	var e GPPhysical
+	if i < 5 {
+		e = regs.Get()
+		MOVQ(x[i+1], e)
+		ADDQ(e, e) // x_(i+1)<<1: limb i+1 of 2x without x_i's top bit
 	}
-	regs.Put(lo, hi, xp)
-	return reduce384(f, tmp, regs, RDX, nil)
+	if i == 0 {
+		// d_j in registers (and to tmp for rows 1..3), all before the
+		// carry chain: SHLD writes the flags.
+		t := make([]GPPhysical, 6)
+		for j := 2; j <= 5; j++ {
+			t[j] = regs.Get()
+			MOVQ(x[j], t[j])
+			MOVQ(x[j-1], RDX)
+			SHLQ(U8(1), RDX, t[j]) // d_j = x_j<<1 | x_(j−1)>>63
+			MOVQ(t[j], d[j-2])
+		}
+		for k := 0; k <= 6; k++ {
+			a[k] = regs.Get()
+		}
+		MOVQ(x[0], RDX)
+		MULXQ(x[0], a[0], a[1])
+		MULXQ(e, e, a[2])
+		for j := 2; j <= 5; j++ {
+			MULXQ(t[j], t[j], a[j+1]) // the low half over d_j's register
+		}
+		ADDQ(e, a[1])
+		regs.Put(e)
+		for j := 2; j <= 5; j++ {
+			ADCQ(t[j], a[j])
+			regs.Put(t[j])
+		}
+		ADCQ(Imm(0), a[6]) // row 0's top
+		return
+	}
+	lo := regs.Get()
+	a[i+6] = regs.Get()
+	if i == 5 {
+		MOVQ(x[5], RDX)
+		MULXQ(x[5], lo, a[11])
+		ADDQ(lo, a[10])
+		ADCQ(Imm(0), a[11]) // row 5's top
+		regs.Put(lo)
+		return
+	}
+	hi := regs.Get()
+	XORL(lo.As32(), lo.As32()) // clears CF and OF
+	MOVL(U32(0), a[i+6].As32())
+	MOVQ(x[i], RDX)
+	ops := []Op{x[i], e}
+	for j := i + 2; j <= 5; j++ {
+		ops = append(ops, d[j-2])
+	}
+	for m, op := range ops {
+		MULXQ(op, lo, hi)
+		ADCXQ(lo, a[2*i+m])
+		ADOXQ(hi, a[2*i+m+1])
+	}
+	ADCQ(Imm(0), a[i+6]) // the row's last CF into its top
+	regs.Put(lo, hi, e)
 }
 
 // reduce384 runs the six rounds and the finish on the twelve-limb product
