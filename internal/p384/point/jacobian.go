@@ -10,10 +10,10 @@ import "github.com/p256tls/p256tls/internal/p384/field"
 // costs one field negation and no copy of the table entry. The additions
 // branch on the points (infinity, equal, opposite): public data only.
 //
-// Double and AddMixedVartime go through fused kernels where the CPU has
-// them (kernels_amd64.go, hand-written beside this file), with the same
-// result limb for limb; double and addMixed below are the portable
-// formulas and the kernels' reference.
+// Double, AddMixedVartime and AddCachedVartime go through fused kernels
+// where the CPU has them (kernels_amd64.go, hand-written beside this
+// file), with the same result limb for limb; double, addMixed and
+// addCached below are the portable formulas and the kernels' reference.
 
 // SetInfinity sets p to the point at infinity and returns p.
 func (p *Jacobian) SetInfinity() *Jacobian {
@@ -133,8 +133,8 @@ func (c *Cached) Set(p *Jacobian) {
 	c.ZZZ.Mul(&c.ZZ, &p.Z)
 }
 
-// AddCachedVartime sets p = p + q if neg is false and p = p − q if neg is
-// true, in place:
+// addCached sets p = p + q if neg is false and p = p − q if neg is true, in
+// place, the portable form of AddCachedVartime:
 //
 //	U1 = X1·Z2², U2 = X2·Z1², S1 = Y1·Z2³, S2 = Y2·Z1³, H = U2 − U1, r = S2 − S1,
 //	X3 = r² − H³ − 2·U1·H², Y3 = r(U1·H² − X3) − S1·H³, Z3 = Z1·Z2·H
@@ -142,7 +142,7 @@ func (c *Cached) Set(p *Jacobian) {
 // (EFD add-1998-cmo-2 with Z2² and Z2³ cached), 11M + 3S and 7 additions.
 // It handles infinity, equal and opposite points by testing for them:
 // public points only.
-func (p *Jacobian) AddCachedVartime(q *Cached, neg bool) {
+func addCached(p *Jacobian, q *Cached, neg bool) {
 	if q.Z.IsZero() == 1 {
 		return
 	}

@@ -10,3 +10,8 @@ func (p *Jacobian) Double() { double(p) }
 // true, in place: addMixed, there being no fused kernel here. It branches
 // on the points: public points only.
 func (p *Jacobian) AddMixedVartime(a *Affine, neg bool) { addMixed(p, a, neg) }
+
+// AddCachedVartime sets p = p + q if neg is false and p = p − q if neg is
+// true, in place: addCached, there being no fused kernel here. It branches
+// on the points: public points only.
+func (p *Jacobian) AddCachedVartime(q *Cached, neg bool) { addCached(p, q, neg) }

@@ -40,6 +40,7 @@ type params struct {
 	Name        string // "P-256"
 	FieldImport string // import path of the field package
 	Fused       bool   // Double and AddMixedVartime are hand-written (fused kernels)
+	FusedCached bool   // AddCachedVartime is hand-written too; the template writes addCached
 	ECDH        string // crypto/ecdh's constructor: "P256"
 	Bits        int    // field element bits
 	Limbs       int
@@ -57,17 +58,17 @@ type params struct {
 // curves are the curves genpoint knows, by the name -curve takes.
 var curves = map[string]func() params{
 	"P-256": func() params {
-		return newParams(curvedef.P256(), "github.com/p256tls/p256tls/internal/field", true, "P256")
+		return newParams(curvedef.P256(), "github.com/p256tls/p256tls/internal/field", true, false, "P256")
 	},
 	"P-384": func() params {
-		return newParams(curvedef.P384(), "github.com/p256tls/p256tls/internal/p384/field", true, "P384")
+		return newParams(curvedef.P384(), "github.com/p256tls/p256tls/internal/p384/field", true, true, "P384")
 	},
 }
 
-func newParams(c *curvedef.Curve, fieldImport string, fused bool, ecdh string) params {
+func newParams(c *curvedef.Curve, fieldImport string, fused, fusedCached bool, ecdh string) params {
 	n := c.Bits() / 8
 	return params{
-		Name: c.Name, FieldImport: fieldImport, Fused: fused, ECDH: ecdh,
+		Name: c.Name, FieldImport: fieldImport, Fused: fused, FusedCached: fusedCached, ECDH: ecdh,
 		Bits: c.Bits(), Limbs: c.Limbs, ByteLen: n, LastByte: n - 1,
 		CompLen: n + 1, UncompLen: 2*n + 1, YStart: n + 1, MaxRunBits: c.Bits() + 1, RunLen16: (c.Bits() + 16) / 16,
 		B:  element(c, c.B),
