@@ -462,7 +462,7 @@ func genAddCached(c *curve) {
 	s = negIf(c, s, R, regs)
 
 	Comment("r = S2 - S1")
-	c.sub(s, mops(S1), regs)
+	c.sub(s, mops(S1), regs) // r
 	storeFE(s, R)
 	regs.Put(s...)
 
@@ -501,10 +501,10 @@ func genAddCached(c *curve) {
 
 	Comment("S1 = S1·HHH, Y3 = r·T - S1")
 	s = c.mul(S1, HHH, regs)
-	storeFE(s, S1)
+	storeFE(s, S1) // S1·HHH
 	regs.Put(s...)
 	s = c.mul(R, T, regs)
-	c.sub(s, mops(S1), regs)
+	c.sub(s, mops(S1), regs) // Y3
 	storeFE(s, Y)
 	regs.Put(s...)
 
