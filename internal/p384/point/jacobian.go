@@ -10,10 +10,11 @@ import "github.com/p256tls/p256tls/internal/p384/field"
 // costs one field negation and no copy of the table entry. The additions
 // branch on the points (infinity, equal, opposite): public data only.
 //
-// Double, AddMixedVartime and AddCachedVartime go through fused kernels
-// where the CPU has them (kernels_amd64.go, hand-written beside this
-// file), with the same result limb for limb; double, addMixed and
-// addCached below are the portable formulas and the kernels' reference.
+// Double, AddMixedVartime, AddCachedVartime and AddCoZ go through fused
+// kernels where the CPU has them (kernels_amd64.go, hand-written beside
+// this file), with the same result limb for limb; double, addMixed,
+// addCached and addCoZ below are the portable formulas and the kernels'
+// reference.
 
 // SetInfinity sets p to the point at infinity and returns p.
 func (p *Jacobian) SetInfinity() *Jacobian {
@@ -202,14 +203,15 @@ func DoubleCoZ(two, p1, p *Jacobian) {
 	p1.Z = two.Z
 }
 
-// AddCoZ sets p = p + q and rescales q to the sum's Z, for two points that
+// addCoZ, the portable form of AddCoZ, sets p = p + q and rescales q to
+// the sum's Z, for two points that
 // share their Z (Meloni's ZADDU): with A = (Xp − Xq)², B = Xq·A, C = Xp·A,
 // the sum is (D − B − C, (Yp − Yq)(B − X3) − E, Z·(Xp − Xq)) where
 // D = (Yp − Yq)² and E = Yq·(C − B), and q becomes (B, E, Z3). 5M + 2S, no
 // branches. The caller guarantees p ≠ ±q and that neither is the point at
 // infinity (for example the odd multiples k·P + 2P, k odd and small, of
 // BuildRuns); p and q must not alias.
-func AddCoZ(p, q *Jacobian) {
+func addCoZ(p, q *Jacobian) {
 	var dx, dy, a, b, c, e field.Element
 	dx.Sub(&p.X, &q.X)
 	dy.Sub(&p.Y, &q.Y)

@@ -30,3 +30,13 @@ func addMixedADX(p *[18]uint64, a *[12]uint64, neg uint64) (hZero uint64)
 //
 //go:noescape
 func addCachedADX(p *[18]uint64, q *[30]uint64, neg uint64) (hZero uint64)
+
+// addCoZADX sets p = p + q and q = q rescaled to the sum's Z, p and q
+// Jacobian points (Xp, Yp, Z) and (Xq, Yq, Z) with the same Z, with the
+// formula of addCoZ: A = (Xp - Xq)², B = Xq·A, C = Xp·A,
+// E = Yq·(C - B), X3 = (Yp - Yq)² - B - C, Y3 = (Yp - Yq)(B - X3) - E,
+// Z3 = Z·(Xp - Xq), q = (B, E, Z3). p and q must not alias. It requires
+// BMI2 and ADX.
+//
+//go:noescape
+func addCoZADX(p *[18]uint64, q *[18]uint64)

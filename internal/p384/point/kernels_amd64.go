@@ -32,13 +32,15 @@ func affineWords(a *Affine) *[12]uint64     { return (*[12]uint64)(unsafe.Pointe
 func cachedWords(c *Cached) *[30]uint64     { return (*[30]uint64)(unsafe.Pointer(c)) }
 
 // useDoubleADX selects the fused doubling kernel doubleADX,
-// useAddMixedADX the fused mixed addition addMixedADX and useAddCachedADX
-// the fused cached addition addCachedADX; all need BMI2 and ADX, and tests
-// may turn any off to run the portable formula.
+// useAddMixedADX the fused mixed addition addMixedADX, useAddCachedADX
+// the fused cached addition addCachedADX and useAddCoZADX the fused co-Z
+// addition addCoZADX; all need BMI2 and ADX, and tests may turn any off to
+// run the portable formula.
 var (
 	useDoubleADX    = cpu.X86.HasBMI2 && cpu.X86.HasADX
 	useAddMixedADX  = cpu.X86.HasBMI2 && cpu.X86.HasADX
 	useAddCachedADX = cpu.X86.HasBMI2 && cpu.X86.HasADX
+	useAddCoZADX    = cpu.X86.HasBMI2 && cpu.X86.HasADX
 )
 
 // Double sets p = 2p in place, the doubling of double: through the fused
@@ -89,4 +91,19 @@ func (p *Jacobian) AddCachedVartime(q *Cached, neg bool) {
 		}
 	}
 	addCached(p, q, neg)
+}
+
+// AddCoZ sets p = p + q and rescales q to the sum's Z, for two points that
+// share their Z (Meloni's ZADDU), with the formula of addCoZ: through the
+// fused kernel addCoZADX where the CPU has BMI2 and ADX, with the same
+// limbs as a result, else through addCoZ. No branches. The caller
+// guarantees p ≠ ±q and that neither is the point at infinity (for
+// example the odd multiples k·P + 2P, k odd and small, of BuildRuns); p
+// and q must not alias.
+func AddCoZ(p, q *Jacobian) {
+	if useAddCoZADX {
+		addCoZADX(jacobianWords(p), jacobianWords(q))
+		return
+	}
+	addCoZ(p, q)
 }

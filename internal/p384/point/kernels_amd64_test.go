@@ -561,12 +561,94 @@ func TestAddCachedADX(t *testing.T) {
 	}
 }
 
+// checkAddCoZ runs addCoZ, addCoZADX and AddCoZ on p and q and fails
+// unless both results, p's and q's, are identical limb for limb.
+func checkAddCoZ(t *testing.T, p, q *Jacobian) (Jacobian, Jacobian) {
+	t.Helper()
+	wp, wq := *p, *q
+	addCoZ(&wp, &wq)
+	gp, gq := *p, *q
+	addCoZADX(jacobianWords(&gp), jacobianWords(&gq))
+	if gp != wp || gq != wq {
+		t.Fatalf("addCoZADX(%x, %x)\n = %x, %x\nwant %x, %x", *p, *q, gp, gq, wp, wq)
+	}
+	fp, fq := *p, *q
+	AddCoZ(&fp, &fq)
+	if fp != wp || fq != wq {
+		t.Fatalf("AddCoZ(%x, %x)\n = %x, %x\nwant %x, %x", *p, *q, fp, fq, wp, wq)
+	}
+	return wp, wq
+}
+
+func TestAddCoZADX(t *testing.T) {
+	if !useAddCoZADX {
+		t.Skip("no fused co-Z addition kernel on this CPU")
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	n := 0
+	t.Run("runs", func(t *testing.T) {
+		// The odd multiples of BuildRuns: P, then k·P + 2P.
+		for range 100 {
+			a := kECDHPoint(t, r)
+			var base, cur, two Jacobian
+			base.SetAffine(&a)
+			base = kScaled(r, &base)
+			DoubleCoZ(&two, &cur, &base)
+			for range 20 {
+				cur, two = checkAddCoZ(t, &cur, &two)
+				n++
+			}
+		}
+	})
+	t.Run("edges", func(t *testing.T) {
+		edges := append(kEdgeElements(), kRandElement(r))
+		for _, px := range edges {
+			for _, py := range edges {
+				for _, qx := range edges {
+					for _, qy := range edges {
+						z := edges[n%len(edges)]
+						checkAddCoZ(t, &Jacobian{X: px, Y: py, Z: z}, &Jacobian{X: qx, Y: qy, Z: z})
+						n++
+					}
+				}
+			}
+		}
+	})
+	t.Run("random-elements", func(t *testing.T) {
+		for range 4000 {
+			p := Jacobian{X: kRandElement(r), Y: kRandElement(r), Z: kRandElement(r)}
+			q := Jacobian{X: kRandElement(r), Y: kRandElement(r), Z: kRandElement(r)}
+			if n&1 == 1 {
+				q.Z = p.Z
+			}
+			checkAddCoZ(t, &p, &q)
+			n++
+		}
+	})
+	t.Run("equal-x", func(t *testing.T) {
+		// Xp = Xq (outside the contract, but still the same limbs).
+		for range 500 {
+			p := Jacobian{X: kRandElement(r), Y: kRandElement(r), Z: kRandElement(r)}
+			q := Jacobian{X: p.X, Y: kRandElement(r), Z: p.Z}
+			if n&1 == 1 {
+				q.Y = p.Y
+			}
+			checkAddCoZ(t, &p, &q)
+			n++
+		}
+	})
+	if n < 10000 {
+		t.Fatalf("only %d cases", n)
+	}
+}
+
 // TestKernelsSwitch turns the kernels off and checks that Double,
-// AddMixedVartime and AddCachedVartime then are the portable formulas (the switch tests and
+// AddMixedVartime, AddCachedVartime and AddCoZ then are the portable
+// formulas (the switch tests and
 // benchmarks use), and on again.
 func TestKernelsSwitch(t *testing.T) {
-	d, m, c := useDoubleADX, useAddMixedADX, useAddCachedADX
-	defer func() { useDoubleADX, useAddMixedADX, useAddCachedADX = d, m, c }()
+	d, m, c, z := useDoubleADX, useAddMixedADX, useAddCachedADX, useAddCoZADX
+	defer func() { useDoubleADX, useAddMixedADX, useAddCachedADX, useAddCoZADX = d, m, c, z }()
 	g := Generator()
 	r := rand.New(rand.NewPCG(5, 6))
 	var g3 Jacobian
@@ -576,7 +658,7 @@ func TestKernelsSwitch(t *testing.T) {
 	g3 = kScaled(r, &g3)
 	q := kCached(&g3)
 	for _, on := range []bool{false, d} {
-		useDoubleADX, useAddMixedADX, useAddCachedADX = on, on && m, on && c
+		useDoubleADX, useAddMixedADX, useAddCachedADX, useAddCoZADX = on, on && m, on && c, on && z
 		var p Jacobian
 		p.SetAffine(&g)
 		p = kScaled(r, &p)
@@ -591,6 +673,13 @@ func TestKernelsSwitch(t *testing.T) {
 			if p != want {
 				t.Fatalf("kernels %v: step %d: %x, want %x", on, i, p, want)
 			}
+			cz, czWant := g3, g3
+			cz.Z, czWant.Z = p.Z, p.Z
+			AddCoZ(&p, &cz)
+			addCoZ(&want, &czWant)
+			if p != want || cz != czWant {
+				t.Fatalf("kernels %v: step %d: AddCoZ %x, %x, want %x, %x", on, i, p, cz, want, czWant)
+			}
 		}
 	}
 }
@@ -604,11 +693,16 @@ func TestKernelsAllocs(t *testing.T) {
 	if a := testing.AllocsPerRun(100, func() { p.Double(); p.AddMixedVartime(&g, false); p.AddCachedVartime(q, true) }); a != 0 {
 		t.Fatalf("Double, AddMixedVartime and AddCachedVartime allocate %v times", a)
 	}
+	var two, cur Jacobian
+	DoubleCoZ(&two, &cur, &p)
+	if a := testing.AllocsPerRun(100, func() { AddCoZ(&cur, &two) }); a != 0 {
+		t.Fatalf("AddCoZ allocates %v times", a)
+	}
 }
 
-// BenchmarkDoubleFused, BenchmarkAddMixedFused and BenchmarkAddCachedFused
-// run the portable formula ("go") and the fused kernel ("adx") side by
-// side.
+// BenchmarkDoubleFused, BenchmarkAddMixedFused, BenchmarkAddCachedFused
+// and BenchmarkAddCoZFused run the portable formula ("go") and the fused
+// kernel ("adx") side by side.
 func BenchmarkDoubleFused(b *testing.B) {
 	g := Generator()
 	var a Jacobian
@@ -651,6 +745,23 @@ func BenchmarkAddCachedFused(b *testing.B) {
 		b.Run("adx", func(b *testing.B) {
 			p := acc
 			ecdsatest.Loop(b, func() { p.AddCachedVartime(q, false) })
+		})
+	}
+}
+
+func BenchmarkAddCoZFused(b *testing.B) {
+	g := Generator()
+	var base, cur, two Jacobian
+	base.SetAffine(&g)
+	DoubleCoZ(&two, &cur, &base)
+	b.Run("go", func(b *testing.B) {
+		p, q := cur, two
+		ecdsatest.Loop(b, func() { addCoZ(&p, &q) })
+	})
+	if useAddCoZADX {
+		b.Run("adx", func(b *testing.B) {
+			p, q := cur, two
+			ecdsatest.Loop(b, func() { AddCoZ(&p, &q) })
 		})
 	}
 }

@@ -3,7 +3,7 @@
 // internal/p384/point): doubleADX, the Jacobian doubling, addMixedADX,
 // the general case of the mixed addition (see genAddMixed), and for P-384
 // only addCachedADX, the general case of the cached Jacobian addition
-// (see genAddCached). One set of
+// (see genAddCached), and addCoZADX, the co-Z addition (genAddCoZ). One set of
 // formulas (this file) is emitted over a curve's field operations (p256.go,
 // p384.go). Run it through go generate in the package directories, which do
 //
@@ -45,8 +45,9 @@ func main() {
 	ConstraintExpr("!purego")
 	genDouble(c)
 	genAddMixed(c)
-	if c.cached {
+	if c.extra {
 		genAddCached(c)
+		genAddCoZ(c)
 	}
 	Generate()
 }
@@ -70,9 +71,10 @@ type curve struct {
 	// before they load the next, and take the second operand of every
 	// addition and subtraction from memory.
 	spill bool
-	// cached is set for the curves that get the fused cached addition
-	// addCachedADX (P-384: P-256's cached additions stay portable).
-	cached bool
+	// extra is set for the curves that get the fused cached addition
+	// addCachedADX and co-Z addition addCoZADX too (P-384: P-256's stay
+	// portable).
+	extra bool
 	// slots is the number of 8-byte frame slots the products need; a
 	// kernel allocates them after its own and passes them to tmp.
 	slots int
@@ -509,4 +511,109 @@ func genAddCached(c *curve) {
 	regs.Put(s...)
 
 	returnHZero(regs)
+}
+
+// ---------------------------------------------------------------------------
+
+// genAddCoZ generates addCoZADX, addCoZ in jacobian.go (Meloni's ZADDU)
+// with every field operation inlined. q's X and Y are copied to the frame
+// first (the products take every register), and q's new coordinates are
+// copied out at the end.
+func genAddCoZ(c *curve) {
+	n, w := c.limbs, 8*c.limbs
+	TEXT("addCoZADX", NOSPLIT, fmt.Sprintf("func(p, q *[%d]uint64)", 3*n))
+	Doc(
+		"addCoZADX sets p = p + q and q = q rescaled to the sum's Z, p and q",
+		"Jacobian points (Xp, Yp, Z) and (Xq, Yq, Z) with the same Z, with the",
+		"formula of addCoZ: A = (Xp - Xq)², B = Xq·A, C = Xp·A,",
+		"E = Yq·(C - B), X3 = (Yp - Yq)² - B - C, Y3 = (Yp - Yq)(B - X3) - E,",
+		"Z3 = Z·(Xp - Xq), q = (B, E, Z3). p and q must not alias. It requires",
+		"BMI2 and ADX.",
+	)
+	Pragma("noescape")
+	pp := RDI
+	Load(Param("p"), pp)
+	X, Y, Z := at(Mem{Base: pp}, 0, n), at(Mem{Base: pp}, w, n), at(Mem{Base: pp}, 2*w, n)
+	frame := AllocLocal(9 * w)
+	if c.slots > 0 {
+		c.tmp(at(AllocLocal(8*c.slots), 0, c.slots))
+	}
+	QX, QY, DX, DY, A := at(frame, 0, n), at(frame, w, n), at(frame, 2*w, n), at(frame, 3*w, n), at(frame, 4*w, n)
+	B, C, E, T := at(frame, 5*w, n), at(frame, 6*w, n), at(frame, 7*w, n), at(frame, 8*w, n)
+	regs := c.pool()
+
+	Comment("Copy q's Xq and Yq to the frame.")
+	qp := regs.Get()
+	Load(Param("q"), qp)
+	for i := 0; i < 2*n; i++ {
+		MOVQ(Mem{Base: qp, Disp: 8 * i}, RDX)
+		MOVQ(RDX, frame.Offset(8*i))
+	}
+	regs.Put(qp)
+
+	Comment("DX = Xp - Xq, DY = Yp - Yq")
+	s := load(X, regs)
+	c.sub(s, mops(QX), regs)
+	storeFE(s, DX)
+	regs.Put(s...)
+	s = load(Y, regs)
+	c.sub(s, mops(QY), regs)
+	storeFE(s, DY)
+	regs.Put(s...)
+
+	Comment("A = DX², B = Xq·A, C = Xp·A")
+	s = c.square(DX, regs)
+	storeFE(s, A)
+	regs.Put(s...)
+	s = c.mul(QX, A, regs)
+	storeFE(s, B)
+	regs.Put(s...)
+	s = c.mul(X, A, regs)
+	storeFE(s, C)
+	regs.Put(s...)
+
+	Comment("E = Yq·(C - B)")
+	s = load(C, regs)
+	c.sub(s, mops(B), regs)
+	storeFE(s, E)
+	regs.Put(s...)
+	s = c.mul(QY, E, regs)
+	storeFE(s, E) // Yq·(C - B)
+	regs.Put(s...)
+
+	Comment("Z3 = Z·DX")
+	s = c.mul(Z, DX, regs)
+	storeFE(s, Z)
+	regs.Put(s...)
+
+	Comment("X3 = DY² - B - C")
+	x := c.square(DY, regs)
+	c.sub(x, mops(B), regs)
+	c.sub(x, mops(C), regs) // X3
+	storeFE(x, X)
+	Comment("T = B - X3")
+	s = subFrom(c, B, x, X, regs)
+	storeFE(s, T)
+	regs.Put(s...)
+	if !c.spill {
+		regs.Put(x...)
+	}
+
+	Comment("Y3 = DY·T - E")
+	s = c.mul(DY, T, regs)
+	c.sub(s, mops(E), regs)
+	storeFE(s, Y)
+	regs.Put(s...)
+
+	Comment("q = (B, E, Z3)")
+	qp = regs.Get()
+	Load(Param("q"), qp)
+	for i, v := range [][]Mem{B, E, Z} {
+		for j := range v {
+			MOVQ(v[j], RDX)
+			MOVQ(RDX, Mem{Base: qp, Disp: i*w + 8*j})
+		}
+	}
+	regs.Put(qp)
+	RET()
 }

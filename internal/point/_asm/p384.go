@@ -18,13 +18,13 @@ import (
 // The products are internal/_asmlib's Mul384ADX and Square384ADX, the same
 // code as internal/p384/field's mulADX and squareADX.
 var p384 = &curve{
-	name:   "P-384",
-	limbs:  6,
-	spill:  true,
-	cached: true,
-	slots:  productSlots384,
-	tmp:    func(m fe) { tmp384 = m },
-	pool:   func() *pool { return newPool(p384Pool...) },
+	name:  "P-384",
+	limbs: 6,
+	spill: true,
+	extra: true,
+	slots: productSlots384,
+	tmp:   func(m fe) { tmp384 = m },
+	pool:  func() *pool { return newPool(p384Pool...) },
 	mul: func(x, y fe, regs *pool) []GPPhysical {
 		return product384(regs, func(r *pool) []GPPhysical { return mul6(x, y, tmp384, r) })
 	},

@@ -40,7 +40,7 @@ type params struct {
 	Name        string // "P-256"
 	FieldImport string // import path of the field package
 	Fused       bool   // Double and AddMixedVartime are hand-written (fused kernels)
-	FusedCached bool   // AddCachedVartime is hand-written too; the template writes addCached
+	FusedAdds   bool   // AddCachedVartime and AddCoZ are hand-written too; the template writes addCached and addCoZ
 	ECDH        string // crypto/ecdh's constructor: "P256"
 	Bits        int    // field element bits
 	Limbs       int
@@ -65,10 +65,10 @@ var curves = map[string]func() params{
 	},
 }
 
-func newParams(c *curvedef.Curve, fieldImport string, fused, fusedCached bool, ecdh string) params {
+func newParams(c *curvedef.Curve, fieldImport string, fused, fusedAdds bool, ecdh string) params {
 	n := c.Bits() / 8
 	return params{
-		Name: c.Name, FieldImport: fieldImport, Fused: fused, FusedCached: fusedCached, ECDH: ecdh,
+		Name: c.Name, FieldImport: fieldImport, Fused: fused, FusedAdds: fusedAdds, ECDH: ecdh,
 		Bits: c.Bits(), Limbs: c.Limbs, ByteLen: n, LastByte: n - 1,
 		CompLen: n + 1, UncompLen: 2*n + 1, YStart: n + 1, MaxRunBits: c.Bits() + 1, RunLen16: (c.Bits() + 16) / 16,
 		B:  element(c, c.B),
