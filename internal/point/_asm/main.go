@@ -431,7 +431,7 @@ func genAddCached(c *curve) {
 
 	Comment("Copy q's X2, Y2, Z2, Z2² and Z2³ to the frame.")
 	qp := regs.Get()
-	Load(Param("q"), qp)
+	Load(Param("q"), qp) // Cached
 	for i := 0; i < 5*n; i++ {
 		MOVQ(Mem{Base: qp, Disp: 8 * i}, RDX)
 		MOVQ(RDX, frame.Offset(8*i))
@@ -545,7 +545,7 @@ func genAddCoZ(c *curve) {
 	Comment("Copy q's Xq and Yq to the frame.")
 	qp := regs.Get()
 	Load(Param("q"), qp)
-	for i := 0; i < 2*n; i++ {
+	for i := 0; i < 2*n; i++ { // Xq, Yq
 		MOVQ(Mem{Base: qp, Disp: 8 * i}, RDX)
 		MOVQ(RDX, frame.Offset(8*i))
 	}
