@@ -203,14 +203,14 @@ func DoubleCoZ(two, p1, p *Jacobian) {
 	p1.Z = two.Z
 }
 
-// addCoZ, the portable form of AddCoZ, sets p = p + q and rescales q to
-// the sum's Z, for two points that
+// addCoZ sets p = p + q and rescales q to the sum's Z, for two points that
 // share their Z (Meloni's ZADDU): with A = (Xp − Xq)², B = Xq·A, C = Xp·A,
 // the sum is (D − B − C, (Yp − Yq)(B − X3) − E, Z·(Xp − Xq)) where
 // D = (Yp − Yq)² and E = Yq·(C − B), and q becomes (B, E, Z3). 5M + 2S, no
 // branches. The caller guarantees p ≠ ±q and that neither is the point at
 // infinity (for example the odd multiples k·P + 2P, k odd and small, of
-// BuildRuns); p and q must not alias.
+// BuildRuns); p and q must not alias. It is the portable form of AddCoZ
+// (kernels_amd64.go, kernels_noasm.go).
 func addCoZ(p, q *Jacobian) {
 	var dx, dy, a, b, c, e field.Element
 	dx.Sub(&p.X, &q.X)
