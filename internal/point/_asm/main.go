@@ -1,7 +1,9 @@
 // Command _asm generates the fused amd64 Jacobian kernels of the group law
 // with avo, for P-256 (package internal/point) and P-384 (package
-// internal/p384/point): doubleADX, the Jacobian doubling, and addMixedADX,
-// the general case of the mixed addition (see genAddMixed). One set of
+// internal/p384/point): doubleADX, the Jacobian doubling, addMixedADX,
+// the general case of the mixed addition (see genAddMixed), and for P-384
+// only addCachedADX, the general case of the cached Jacobian addition
+// (see genAddCached), and addCoZADX, the co-Z addition (genAddCoZ). One set of
 // formulas (this file) is emitted over a curve's field operations (p256.go,
 // p384.go). Run it through go generate in the package directories, which do
 //
@@ -43,6 +45,10 @@ func main() {
 	ConstraintExpr("!purego")
 	genDouble(c)
 	genAddMixed(c)
+	if c.extra {
+		genAddCached(c)
+		genAddCoZ(c)
+	}
 	Generate()
 }
 
@@ -65,6 +71,10 @@ type curve struct {
 	// before they load the next, and take the second operand of every
 	// addition and subtraction from memory.
 	spill bool
+	// extra is set for the curves that get the fused cached addition
+	// addCachedADX and co-Z addition addCoZADX too (P-384: P-256's stay
+	// portable).
+	extra bool
 	// slots is the number of 8-byte frame slots the products need; a
 	// kernel allocates them after its own and passes them to tmp.
 	slots int
@@ -275,13 +285,7 @@ func genAddMixed(c *curve) {
 	s = c.mul(AX_, ZZ, regs)
 	c.sub(s, mops(X), regs)
 	storeFE(s, H)
-	t := regs.Get()
-	MOVQ(s[0], t)
-	for i := 1; i < len(s); i++ {
-		ORQ(s[i], t)
-	}
-	JZ(LabelRef("hzero"))
-	regs.Put(t)
+	jumpIfZero(s, "hzero", regs)
 	regs.Put(s...)
 
 	Comment("S2 = Y2·Z1·ZZ, negated if neg ≠ 0")
@@ -289,28 +293,7 @@ func genAddMixed(c *curve) {
 	storeFE(s, R)
 	regs.Put(s...)
 	s = c.mul(R, ZZ, regs)
-	if c.spill { // S2 waits in R; −S2 is computed from there
-		storeFE(s, R)
-		regs.Put(s...)
-		s = negMem(R, regs)
-	} else {
-		ng := make([]GPPhysical, n)
-		for i := range ng {
-			ng[i] = regs.Get()
-		}
-		for i := range ng {
-			XORL(ng[i].As32(), ng[i].As32())
-		}
-		c.sub(ng, ops(s), regs)
-		t = regs.Get()
-		Load(Param("neg"), t)
-		TESTQ(t, t)
-		for i := range s {
-			CMOVQNE(ng[i], s[i])
-		}
-		regs.Put(t)
-		regs.Put(ng...)
-	}
+	s = negIf(c, s, R, regs)
 
 	Comment("r = S2 - Y1")
 	c.sub(s, mops(Y), regs)
@@ -356,7 +339,53 @@ func genAddMixed(c *curve) {
 	storeFE(s, Y)
 	regs.Put(s...)
 
-	t = regs.Get()
+	returnHZero(regs)
+}
+
+// jumpIfZero jumps to label if the element s (in registers) is zero. It
+// takes one register.
+func jumpIfZero(s []GPPhysical, label string, regs *pool) {
+	t := regs.Get()
+	MOVQ(s[0], t)
+	for i := 1; i < len(s); i++ {
+		ORQ(s[i], t)
+	}
+	JZ(LabelRef(label))
+	regs.Put(t)
+}
+
+// negIf returns −s mod p if the argument neg is nonzero, else s, for s in
+// registers; m is a frame element the value may wait in (with spill, s's
+// registers are freed and −s is computed from m).
+func negIf(c *curve, s []GPPhysical, m fe, regs *pool) []GPPhysical {
+	if c.spill {
+		storeFE(s, m)
+		regs.Put(s...)
+		return negMem(m, regs)
+	}
+	ng := make([]GPPhysical, len(s))
+	for i := range ng {
+		ng[i] = regs.Get()
+	}
+	for i := range ng {
+		XORL(ng[i].As32(), ng[i].As32())
+	}
+	c.sub(ng, ops(s), regs)
+	t := regs.Get()
+	Load(Param("neg"), t)
+	TESTQ(t, t)
+	for i := range s {
+		CMOVQNE(ng[i], s[i])
+	}
+	regs.Put(t)
+	regs.Put(ng...)
+	return s
+}
+
+// returnHZero ends a kernel that reports hZero: 0 on the fall-through
+// path, 1 at the label "hzero".
+func returnHZero(regs *pool) {
+	t := regs.Get()
 	XORL(t.As32(), t.As32())
 	Store(t, ReturnIndex(0))
 	RET()
@@ -364,5 +393,227 @@ func genAddMixed(c *curve) {
 	Label("hzero")
 	MOVL(U32(1), t.As32())
 	Store(t, ReturnIndex(0))
+	RET()
+}
+
+// ---------------------------------------------------------------------------
+
+// genAddCached generates addCachedADX, the general case of addCached in
+// jacobian.go (add-1998-cmo-2 with Z2² and Z2³ cached) with every field
+// operation inlined. Like addMixedADX it stops before writing anything to p
+// when H = 0, the case where addCached doubles or returns infinity, and
+// reports it; the caller redoes that case. The Cached point q is copied to
+// the frame first: the products take every register, the pointer to p
+// included, so q's elements are read from there.
+func genAddCached(c *curve) {
+	n, w := c.limbs, 8*c.limbs
+	TEXT("addCachedADX", NOSPLIT, fmt.Sprintf("func(p *[%d]uint64, q *[%d]uint64, neg uint64) (hZero uint64)", 3*n, 5*n))
+	Doc(
+		"addCachedADX sets p = p + q if neg is 0 and p = p - q otherwise, p a",
+		"Jacobian point (X1, Y1, Z1) with Z1 ≠ 0 and q a Cached point (X2, Y2,",
+		"Z2, Z2², Z2³) with Z2 ≠ 0, with the formula of addCached: U1 = X1·Z2²,",
+		"S1 = Y1·Z2³, H = X2·Z1² - U1, r = ±Y2·Z1³ - S1, X3 = r² - H³ - 2·U1·H²,",
+		"Y3 = r(U1·H² - X3) - S1·H³, Z3 = Z1·Z2·H. If H = 0 it leaves p",
+		"unchanged and returns 1, else it returns 0. It requires BMI2 and ADX.",
+	)
+	Pragma("noescape")
+	pp := RDI
+	Load(Param("p"), pp)
+	X, Y, Z := at(Mem{Base: pp}, 0, n), at(Mem{Base: pp}, w, n), at(Mem{Base: pp}, 2*w, n)
+	frame := AllocLocal(14 * w)
+	if c.slots > 0 {
+		c.tmp(at(AllocLocal(8*c.slots), 0, c.slots))
+	}
+	QX, QY, QZ, QZZ, QZZZ := at(frame, 0, n), at(frame, w, n), at(frame, 2*w, n), at(frame, 3*w, n), at(frame, 4*w, n)
+	ZZ, U1, S1, H, R := at(frame, 5*w, n), at(frame, 6*w, n), at(frame, 7*w, n), at(frame, 8*w, n), at(frame, 9*w, n)
+	HH, HHH, V, T := at(frame, 10*w, n), at(frame, 11*w, n), at(frame, 12*w, n), at(frame, 13*w, n)
+	regs := c.pool()
+
+	Comment("Copy q's X2, Y2, Z2, Z2² and Z2³ to the frame.")
+	qp := regs.Get()
+	Load(Param("q"), qp) // Cached
+	for i := 0; i < 5*n; i++ {
+		MOVQ(Mem{Base: qp, Disp: 8 * i}, RDX)
+		MOVQ(RDX, frame.Offset(8*i))
+	}
+	regs.Put(qp)
+
+	Comment("ZZ = Z1², U1 = X1·Z2², S1 = Y1·Z2³")
+	s := c.square(Z, regs)
+	storeFE(s, ZZ)
+	regs.Put(s...)
+	s = c.mul(X, QZZ, regs)
+	storeFE(s, U1)
+	regs.Put(s...)
+	s = c.mul(Y, QZZZ, regs)
+	storeFE(s, S1)
+	regs.Put(s...)
+
+	Comment("H = X2·ZZ - U1; stop if H = 0")
+	s = c.mul(QX, ZZ, regs)
+	c.sub(s, mops(U1), regs)
+	storeFE(s, H)
+	jumpIfZero(s, "hzero", regs)
+	regs.Put(s...)
+
+	Comment("S2 = Y2·Z1·ZZ, negated if neg ≠ 0")
+	s = c.mul(QY, Z, regs)
+	storeFE(s, R)
+	regs.Put(s...)
+	s = c.mul(R, ZZ, regs)
+	s = negIf(c, s, R, regs)
+
+	Comment("r = S2 - S1")
+	c.sub(s, mops(S1), regs) // r
+	storeFE(s, R)
+	regs.Put(s...)
+
+	Comment("HH = H², HHH = HH·H, V = U1·HH")
+	s = c.square(H, regs)
+	storeFE(s, HH)
+	regs.Put(s...)
+	s = c.mul(HH, H, regs)
+	storeFE(s, HHH)
+	regs.Put(s...)
+	s = c.mul(U1, HH, regs)
+	storeFE(s, V)
+	regs.Put(s...)
+
+	Comment("Z3 = Z1·Z2·H")
+	s = c.mul(Z, QZ, regs)
+	storeFE(s, Z)
+	regs.Put(s...)
+	s = c.mul(Z, H, regs)
+	storeFE(s, Z)
+	regs.Put(s...)
+
+	Comment("X3 = r² - HHH - 2V")
+	x := c.square(R, regs)
+	c.sub(x, mops(HHH), regs)
+	c.sub(x, mops(V), regs)
+	c.sub(x, mops(V), regs)
+	storeFE(x, X)
+	Comment("T = V - X3")
+	s = subFrom(c, V, x, X, regs)
+	storeFE(s, T)
+	regs.Put(s...)
+	if !c.spill {
+		regs.Put(x...)
+	}
+
+	Comment("S1 = S1·HHH, Y3 = r·T - S1")
+	s = c.mul(S1, HHH, regs)
+	storeFE(s, S1) // S1·HHH
+	regs.Put(s...)
+	s = c.mul(R, T, regs)
+	c.sub(s, mops(S1), regs) // Y3
+	storeFE(s, Y)
+	regs.Put(s...)
+
+	returnHZero(regs)
+}
+
+// ---------------------------------------------------------------------------
+
+// genAddCoZ generates addCoZADX, addCoZ in jacobian.go (Meloni's ZADDU)
+// with every field operation inlined. q's X and Y are copied to the frame
+// first (the products take every register), and q's new coordinates are
+// copied out at the end.
+func genAddCoZ(c *curve) {
+	n, w := c.limbs, 8*c.limbs
+	TEXT("addCoZADX", NOSPLIT, fmt.Sprintf("func(p, q *[%d]uint64)", 3*n))
+	Doc(
+		"addCoZADX sets p = p + q and q = q rescaled to the sum's Z, p and q",
+		"Jacobian points (Xp, Yp, Z) and (Xq, Yq, Z) with the same Z, with the",
+		"formula of addCoZ: A = (Xp - Xq)², B = Xq·A, C = Xp·A,",
+		"E = Yq·(C - B), X3 = (Yp - Yq)² - B - C, Y3 = (Yp - Yq)(B - X3) - E,",
+		"Z3 = Z·(Xp - Xq), q = (B, E, Z3). p and q must not alias. It requires",
+		"BMI2 and ADX.",
+	)
+	Pragma("noescape")
+	pp := RDI
+	Load(Param("p"), pp)
+	X, Y, Z := at(Mem{Base: pp}, 0, n), at(Mem{Base: pp}, w, n), at(Mem{Base: pp}, 2*w, n)
+	frame := AllocLocal(9 * w)
+	if c.slots > 0 {
+		c.tmp(at(AllocLocal(8*c.slots), 0, c.slots))
+	}
+	QX, QY, DX, DY, A := at(frame, 0, n), at(frame, w, n), at(frame, 2*w, n), at(frame, 3*w, n), at(frame, 4*w, n)
+	B, C, E, T := at(frame, 5*w, n), at(frame, 6*w, n), at(frame, 7*w, n), at(frame, 8*w, n)
+	regs := c.pool()
+
+	Comment("Copy q's Xq and Yq to the frame.")
+	qp := regs.Get()
+	Load(Param("q"), qp)
+	for i := 0; i < 2*n; i++ { // Xq, Yq
+		MOVQ(Mem{Base: qp, Disp: 8 * i}, RDX)
+		MOVQ(RDX, frame.Offset(8*i))
+	}
+	regs.Put(qp)
+
+	Comment("DX = Xp - Xq, DY = Yp - Yq")
+	s := load(X, regs)
+	c.sub(s, mops(QX), regs)
+	storeFE(s, DX)
+	regs.Put(s...)
+	s = load(Y, regs)
+	c.sub(s, mops(QY), regs)
+	storeFE(s, DY)
+	regs.Put(s...)
+
+	Comment("A = DX², B = Xq·A, C = Xp·A")
+	s = c.square(DX, regs)
+	storeFE(s, A)
+	regs.Put(s...)
+	s = c.mul(QX, A, regs)
+	storeFE(s, B)
+	regs.Put(s...)
+	s = c.mul(X, A, regs)
+	storeFE(s, C)
+	regs.Put(s...)
+
+	Comment("E = Yq·(C - B)")
+	s = load(C, regs)
+	c.sub(s, mops(B), regs)
+	storeFE(s, E)
+	regs.Put(s...)
+	s = c.mul(QY, E, regs)
+	storeFE(s, E) // Yq·(C - B)
+	regs.Put(s...)
+
+	Comment("Z3 = Z·DX")
+	s = c.mul(Z, DX, regs)
+	storeFE(s, Z)
+	regs.Put(s...)
+
+	Comment("X3 = DY² - B - C")
+	x := c.square(DY, regs)
+	c.sub(x, mops(B), regs)
+	c.sub(x, mops(C), regs) // X3
+	storeFE(x, X)
+	Comment("T = B - X3")
+	s = subFrom(c, B, x, X, regs)
+	storeFE(s, T)
+	regs.Put(s...)
+	if !c.spill {
+		regs.Put(x...)
+	}
+
+	Comment("Y3 = DY·T - E")
+	s = c.mul(DY, T, regs)
+	c.sub(s, mops(E), regs)
+	storeFE(s, Y)
+	regs.Put(s...)
+
+	Comment("q = (B, E, Z3)")
+	qp = regs.Get()
+	Load(Param("q"), qp)
+	for i, v := range [][]Mem{B, E, Z} {
+		for j := range v {
+			MOVQ(v[j], RDX)
+			MOVQ(RDX, Mem{Base: qp, Disp: i*w + 8*j})
+		}
+	}
+	regs.Put(qp)
 	RET()
 }
