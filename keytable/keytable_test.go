@@ -591,6 +591,8 @@ func TestConstructorErrors(t *testing.T) {
 		{nil, keytable.ErrEncoding}, {[]byte{0}, keytable.ErrInfinity}, {enc[:64], keytable.ErrEncoding},
 		{append([]byte{5}, enc[1:]...), keytable.ErrEncoding},
 		{append(bytes.Clone(enc[:64]), enc[64]^1), keytable.ErrNotOnCurve},
+		// x = p: a coordinate out of range is a point not on the curve.
+		{append(append([]byte{4}, elliptic.P256().Params().P.FillBytes(make([]byte, 32))...), enc[33:]...), keytable.ErrNotOnCurve},
 	} {
 		if _, err := keytable.NewFromBytes(c.b); !errors.Is(err, c.want) {
 			t.Errorf("NewFromBytes(%x): got %v, want %v", c.b, err, c.want)
@@ -613,6 +615,7 @@ func TestConstructorErrors(t *testing.T) {
 		{enc, keytable.ErrEncoding}, // a P-256 encoding
 		{append([]byte{5}, enc384[1:]...), keytable.ErrEncoding},
 		{append(bytes.Clone(enc384[:96]), enc384[96]^1), keytable.ErrNotOnCurve},
+		{append(append([]byte{4}, elliptic.P384().Params().P.FillBytes(make([]byte, 48))...), enc384[49:]...), keytable.ErrNotOnCurve},
 	} {
 		if _, err := keytable.NewFromBytes384(c.b); !errors.Is(err, c.want) {
 			t.Errorf("NewFromBytes384(%x): got %v, want %v", c.b, err, c.want)

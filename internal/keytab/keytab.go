@@ -106,20 +106,26 @@ func New(pub *ecdsa.PublicKey, w uint) (*Table, error) {
 	return FromBytes(sec1, w)
 }
 
+// reason maps the error of a point package's SetBytes (its ErrInfinity,
+// ErrNotOnCurve and ErrCoordinate, else a malformed encoding) to this
+// package's reasons.
+func reason(err, infinity, notOnCurve, coordinate error) error {
+	switch err {
+	case infinity:
+		return ErrInfinity
+	case notOnCurve, coordinate:
+		return ErrNotOnCurve
+	}
+	return ErrEncoding
+}
+
 // FromBytes builds the table, at width w, of the P-256 point encoded in SEC
 // 1 form, uncompressed (65 bytes) or compressed (33 bytes). It refuses the
 // point at infinity, coordinates ≥ p and points that are not on the curve.
 func FromBytes(sec1 []byte, w uint) (*Table, error) {
 	var q point.Affine
 	if _, err := q.SetBytes(sec1); err != nil {
-		switch err {
-		case point.ErrInfinity:
-			return nil, ErrInfinity
-		case point.ErrNotOnCurve, point.ErrCoordinate:
-			return nil, ErrNotOnCurve
-		default:
-			return nil, ErrEncoding
-		}
+		return nil, reason(err, point.ErrInfinity, point.ErrNotOnCurve, point.ErrCoordinate)
 	}
 	t := &Table{q: q, w: w, tab: make([]point.Affine, runs<<(w-2))}
 	point.BuildRuns(t.tab, &q, w, ecdsaverify.Runs, ecdsaverify.RunLen)
@@ -133,14 +139,7 @@ func FromBytes(sec1 []byte, w uint) (*Table, error) {
 func FromBytes384(sec1 []byte) (*Table, error) {
 	var q p384point.Affine
 	if _, err := q.SetBytes(sec1); err != nil {
-		switch err {
-		case p384point.ErrInfinity:
-			return nil, ErrInfinity
-		case p384point.ErrNotOnCurve, p384point.ErrCoordinate:
-			return nil, ErrNotOnCurve
-		default:
-			return nil, ErrEncoding
-		}
+		return nil, reason(err, p384point.ErrInfinity, p384point.ErrNotOnCurve, p384point.ErrCoordinate)
 	}
 	t := &Table{q384: q, w: Width384, tab384: make([]p384point.Affine, p384verify.Runs<<(Width384-2))}
 	p384point.BuildRuns(t.tab384, &q, Width384, p384verify.Runs, p384verify.RunLen)
