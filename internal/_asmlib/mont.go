@@ -148,22 +148,34 @@ func SubConst(s, v []GPPhysical, c []uint64, pr GPPhysical) {
 		MOVQ(v[i], s[i])
 	}
 	for i, l := range c {
-		var op Op
-		switch {
-		case int64(l) == int64(int32(l)):
-			op = I32(int32(l))
-		case l <= 0xffffffff:
-			MOVL(U32(uint32(l)), pr.As32())
-			op = pr
-		default:
-			MOVQ(U64(l), pr)
-			op = pr
-		}
+		op := ConstOp(l, pr)
 		if i == 0 {
 			SUBQ(op, s[i])
 		} else {
 			SBBQ(op, s[i])
 		}
+	}
+}
+
+// ConstOp returns the operand for the constant limb l of an addition or
+// subtraction: a sign-extended 32-bit immediate when l is one, else pr,
+// loaded with l by loadConst. It does not touch the flags, so it may run
+// inside a carry chain.
+func ConstOp(l uint64, pr GPPhysical) Op {
+	if int64(l) == int64(int32(l)) {
+		return I32(int32(l))
+	}
+	loadConst(l, pr)
+	return pr
+}
+
+// loadConst sets r = l: MOVL when l fits in 32 bits (it clears the upper
+// half), else MOVQ. Neither touches the flags.
+func loadConst(l uint64, r GPPhysical) {
+	if l <= 0xffffffff {
+		MOVL(U32(uint32(l)), r.As32())
+	} else {
+		MOVQ(U64(l), r)
 	}
 }
 
@@ -310,11 +322,7 @@ func SubMod(a []GPPhysical, b []Op, m []uint64, regs *Pool) {
 		default:
 			r := regs.Get()
 			taken = append(taken, r)
-			if l <= 0xffffffff {
-				MOVL(U32(uint32(l)), r.As32())
-			} else {
-				MOVQ(U64(l), r)
-			}
+			loadConst(l, r)
 			ANDQ(mask, r)
 			add[i] = r
 		}

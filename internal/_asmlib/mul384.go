@@ -129,17 +129,7 @@ func (st *red384) finish(r []GPPhysical, pr GPPhysical, regs *Pool) []GPPhysical
 	Comment("Q' = Q − p + 2^384 into tmp[6..11]; m = −bq − borrow.")
 	t := regs.Get()
 	for i, l := range P384.Limbs {
-		var op Op
-		switch {
-		case int64(l) == int64(int32(l)):
-			op = I32(int32(l))
-		case l <= 0xffffffff:
-			MOVL(U32(uint32(l)), pr.As32())
-			op = pr
-		default:
-			MOVQ(U64(l), pr)
-			op = pr
-		}
+		op := ConstOp(l, pr)
 		if i < 5 {
 			MOVQ(st.q[i], t)
 		} else {

@@ -378,7 +378,7 @@ TEXT ·doubleADX(SB), NOSPLIT, $336-8
 	ADCQ $0x00, CX
 
 	// a + b − p; c = −1 iff that borrows (a + b < p): add p back.
-	MOVQ $0x00000000ffffffff, R8
+	MOVL $0xffffffff, R8
 	SUBQ R8, SI
 	MOVQ $0xffffffff00000000, R8
 	SBBQ R8, R14
@@ -737,7 +737,7 @@ TEXT ·doubleADX(SB), NOSPLIT, $336-8
 	ADCQ $0x00, BX
 
 	// a + b − p; c = −1 iff that borrows (a + b < p): add p back.
-	MOVQ $0x00000000ffffffff, CX
+	MOVL $0xffffffff, CX
 	SUBQ CX, R8
 	MOVQ $0xffffffff00000000, CX
 	SBBQ CX, R13
@@ -766,7 +766,7 @@ TEXT ·doubleADX(SB), NOSPLIT, $336-8
 	ADCQ $0x00, R11
 
 	// a + b − p; c = −1 iff that borrows (a + b < p): add p back.
-	MOVQ $0x00000000ffffffff, R14
+	MOVL $0xffffffff, R14
 	SUBQ R14, R8
 	MOVQ $0xffffffff00000000, R14
 	SBBQ R14, R13

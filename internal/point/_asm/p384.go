@@ -129,11 +129,7 @@ func add384(a []GPPhysical, b []Op, regs *pool) []GPPhysical {
 	ADCQ(Imm(0), c)
 	Comment("a + b − p; c = −1 iff that borrows (a + b < p): add p back.")
 	for i, l := range asmlib.P384.Limbs {
-		var op Op = I32(int32(l))
-		if int64(l) != int64(int32(l)) {
-			MOVQ(U64(l), pr) // no flags: the borrow chain goes on
-			op = pr
-		}
+		op := asmlib.ConstOp(l, pr) // no flags: the borrow chain goes on
 		if i == 0 {
 			SUBQ(op, a[i])
 		} else {
