@@ -281,62 +281,94 @@ func genAddMixed(c *curve) {
 	storeFE(s, ZZ)
 	regs.Put(s...)
 
-	Comment("H = X2·ZZ - X1; stop if H = 0")
-	s = c.mul(AX_, ZZ, regs)
-	c.sub(s, mops(X), regs)
-	storeFE(s, H)
+	genAddGeneral(c, addSlots{
+		X: X, Y: Y, Z: Z, x2: AX_, y2: AY_, u1: X, s1: Y, u1Name: "X1", s1Name: "Y1",
+		ZZ: ZZ, H: H, R: R, HH: HH, HHH: HHH, V: V, T: T,
+	}, regs)
+}
+
+// addSlots names the elements genAddGeneral works on: p's coordinates X,
+// Y, Z (in place), the addend's x2, y2 and, for a Jacobian addend, z2 (nil
+// for an affine one), u1 and s1 (X1 and Y1 for the mixed addition, U1 =
+// X1·Z2² and S1 = Y1·Z2³ for the cached one, named u1Name and s1Name in the
+// comments), ZZ = Z1², and the frame slots of the formula's values.
+type addSlots struct {
+	X, Y, Z, x2, y2, z2, u1, s1 fe
+	u1Name, s1Name              string
+	ZZ, H, R, HH, HHH, V, T     fe
+}
+
+// genAddGeneral emits the part the mixed and the cached additions share,
+// from H on, with ZZ already in its slot:
+//
+//	H = x2·ZZ − u1 (stop if H = 0), r = ±y2·Z1·ZZ − s1,
+//	X3 = r² − H³ − 2·u1·H², Y3 = r(u1·H² − X3) − s1·H³, Z3 = Z1·z2·H,
+//
+// and returns hZero. Nothing is written to p before the H = 0 stop.
+func genAddGeneral(c *curve, a addSlots, regs *pool) {
+	Commentf("H = X2·ZZ - %s; stop if H = 0", a.u1Name)
+	s := c.mul(a.x2, a.ZZ, regs)
+	c.sub(s, mops(a.u1), regs) // H
+	storeFE(s, a.H)
 	jumpIfZero(s, "hzero", regs)
 	regs.Put(s...)
 
 	Comment("S2 = Y2·Z1·ZZ, negated if neg ≠ 0")
-	s = c.mul(AY_, Z, regs)
-	storeFE(s, R)
+	s = c.mul(a.y2, a.Z, regs)
+	storeFE(s, a.R)
 	regs.Put(s...)
-	s = c.mul(R, ZZ, regs)
-	s = negIf(c, s, R, regs)
+	s = c.mul(a.R, a.ZZ, regs)
+	s = negIf(c, s, a.R, regs)
 
-	Comment("r = S2 - Y1")
-	c.sub(s, mops(Y), regs)
-	storeFE(s, R)
-	regs.Put(s...)
-
-	Comment("HH = H², HHH = HH·H, V = X1·HH")
-	s = c.square(H, regs)
-	storeFE(s, HH)
-	regs.Put(s...)
-	s = c.mul(HH, H, regs)
-	storeFE(s, HHH)
-	regs.Put(s...)
-	s = c.mul(X, HH, regs)
-	storeFE(s, V)
+	Commentf("r = S2 - %s", a.s1Name)
+	c.sub(s, mops(a.s1), regs) // r
+	storeFE(s, a.R)
 	regs.Put(s...)
 
-	Comment("Z3 = Z1·H")
-	s = c.mul(Z, H, regs)
-	storeFE(s, Z)
+	Commentf("HH = H², HHH = HH·H, V = %s·HH", a.u1Name)
+	s = c.square(a.H, regs)
+	storeFE(s, a.HH)
+	regs.Put(s...)
+	s = c.mul(a.HH, a.H, regs)
+	storeFE(s, a.HHH)
+	regs.Put(s...)
+	s = c.mul(a.u1, a.HH, regs)
+	storeFE(s, a.V)
+	regs.Put(s...)
+
+	if a.z2 == nil {
+		Comment("Z3 = Z1·H")
+	} else {
+		Comment("Z3 = Z1·Z2·H")
+		s = c.mul(a.Z, a.z2, regs) // Z1·Z2
+		storeFE(s, a.Z)
+		regs.Put(s...)
+	}
+	s = c.mul(a.Z, a.H, regs)
+	storeFE(s, a.Z)
 	regs.Put(s...)
 
 	Comment("X3 = r² - HHH - 2V")
-	x := c.square(R, regs)
-	c.sub(x, mops(HHH), regs)
-	c.sub(x, mops(V), regs)
-	c.sub(x, mops(V), regs)
-	storeFE(x, X)
+	x := c.square(a.R, regs)
+	c.sub(x, mops(a.HHH), regs)
+	c.sub(x, mops(a.V), regs)
+	c.sub(x, mops(a.V), regs)
+	storeFE(x, a.X)
 	Comment("T = V - X3")
-	s = subFrom(c, V, x, X, regs)
-	storeFE(s, T)
+	s = subFrom(c, a.V, x, a.X, regs)
+	storeFE(s, a.T)
 	regs.Put(s...)
 	if !c.spill {
 		regs.Put(x...)
 	}
 
-	Comment("HHH = HHH·Y1, Y3 = r·T - HHH")
-	s = c.mul(HHH, Y, regs)
-	storeFE(s, HHH)
+	Commentf("HHH = HHH·%s, Y3 = r·T - HHH", a.s1Name)
+	s = c.mul(a.HHH, a.s1, regs)
+	storeFE(s, a.HHH) // HHH·s1
 	regs.Put(s...)
-	s = c.mul(R, T, regs)
-	c.sub(s, mops(HHH), regs)
-	storeFE(s, Y)
+	s = c.mul(a.R, a.T, regs)
+	c.sub(s, mops(a.HHH), regs) // Y3
+	storeFE(s, a.Y)
 	regs.Put(s...)
 
 	returnHZero(regs)
@@ -449,68 +481,10 @@ func genAddCached(c *curve) {
 	storeFE(s, S1)
 	regs.Put(s...)
 
-	Comment("H = X2·ZZ - U1; stop if H = 0")
-	s = c.mul(QX, ZZ, regs)
-	c.sub(s, mops(U1), regs)
-	storeFE(s, H)
-	jumpIfZero(s, "hzero", regs)
-	regs.Put(s...)
-
-	Comment("S2 = Y2·Z1·ZZ, negated if neg ≠ 0")
-	s = c.mul(QY, Z, regs)
-	storeFE(s, R)
-	regs.Put(s...)
-	s = c.mul(R, ZZ, regs)
-	s = negIf(c, s, R, regs)
-
-	Comment("r = S2 - S1")
-	c.sub(s, mops(S1), regs) // r
-	storeFE(s, R)
-	regs.Put(s...)
-
-	Comment("HH = H², HHH = HH·H, V = U1·HH")
-	s = c.square(H, regs)
-	storeFE(s, HH)
-	regs.Put(s...)
-	s = c.mul(HH, H, regs)
-	storeFE(s, HHH)
-	regs.Put(s...)
-	s = c.mul(U1, HH, regs)
-	storeFE(s, V)
-	regs.Put(s...)
-
-	Comment("Z3 = Z1·Z2·H")
-	s = c.mul(Z, QZ, regs)
-	storeFE(s, Z)
-	regs.Put(s...)
-	s = c.mul(Z, H, regs)
-	storeFE(s, Z)
-	regs.Put(s...)
-
-	Comment("X3 = r² - HHH - 2V")
-	x := c.square(R, regs)
-	c.sub(x, mops(HHH), regs)
-	c.sub(x, mops(V), regs)
-	c.sub(x, mops(V), regs)
-	storeFE(x, X)
-	Comment("T = V - X3")
-	s = subFrom(c, V, x, X, regs)
-	storeFE(s, T)
-	regs.Put(s...)
-	if !c.spill {
-		regs.Put(x...)
-	}
-
-	Comment("S1 = S1·HHH, Y3 = r·T - S1")
-	s = c.mul(S1, HHH, regs)
-	storeFE(s, S1) // S1·HHH
-	regs.Put(s...)
-	s = c.mul(R, T, regs)
-	c.sub(s, mops(S1), regs) // Y3
-	storeFE(s, Y)
-	regs.Put(s...)
-
-	returnHZero(regs)
+	genAddGeneral(c, addSlots{
+		X: X, Y: Y, Z: Z, x2: QX, y2: QY, z2: QZ, u1: U1, s1: S1, u1Name: "U1", s1Name: "S1",
+		ZZ: ZZ, H: H, R: R, HH: HH, HHH: HHH, V: V, T: T,
+	}, regs)
 }
 
 // ---------------------------------------------------------------------------
