@@ -255,26 +255,9 @@ func genAddMixed(c *curve) {
 		"it leaves p unchanged and returns 1, else it returns 0. It requires",
 		"BMI2 and ADX.",
 	)
-	Pragma("noescape")
-	pp := RDI
-	Load(Param("p"), pp)
-	X, Y, Z := at(Mem{Base: pp}, 0, n), at(Mem{Base: pp}, w, n), at(Mem{Base: pp}, 2*w, n)
-	frame := AllocLocal(9 * w)
-	if c.slots > 0 {
-		c.tmp(at(AllocLocal(8*c.slots), 0, c.slots))
-	}
+	X, Y, Z, frame, regs := addPrologue(c, 9, "a", 2, "Copy a's X2 and Y2 to the frame.")
 	AX_, AY_, ZZ, H, R := at(frame, 0, n), at(frame, w, n), at(frame, 2*w, n), at(frame, 3*w, n), at(frame, 4*w, n)
 	HH, HHH, V, T := at(frame, 5*w, n), at(frame, 6*w, n), at(frame, 7*w, n), at(frame, 8*w, n)
-	regs := c.pool()
-
-	Comment("Copy a's X2 and Y2 to the frame.")
-	ap := regs.Get()
-	Load(Param("a"), ap)
-	for i := 0; i < 2*n; i++ {
-		MOVQ(Mem{Base: ap, Disp: 8 * i}, RDX)
-		MOVQ(RDX, frame.Offset(8*i))
-	}
-	regs.Put(ap)
 
 	Comment("ZZ = Z1²")
 	s := c.square(Z, regs)
@@ -285,6 +268,35 @@ func genAddMixed(c *curve) {
 		X: X, Y: Y, Z: Z, x2: AX_, y2: AY_, u1: X, s1: Y, u1Name: "X1", s1Name: "Y1",
 		ZZ: ZZ, H: H, R: R, HH: HH, HHH: HHH, V: V, T: T,
 	}, regs)
+}
+
+// addPrologue emits the start the additions share, after their TEXT and
+// Doc: p's pointer in DI, a frame of slots field elements, the products'
+// frame slots (c.slots), and the first elems elements of the argument
+// param copied to the start of the frame (the products take every register,
+// so the addend is read from there). It returns p's coordinates, the frame
+// and the register pool.
+func addPrologue(c *curve, slots int, param string, elems int, comment string) (X, Y, Z fe, frame Mem, regs *pool) {
+	n, w := c.limbs, 8*c.limbs
+	Pragma("noescape")
+	pp := RDI
+	Load(Param("p"), pp)
+	X, Y, Z = at(Mem{Base: pp}, 0, n), at(Mem{Base: pp}, w, n), at(Mem{Base: pp}, 2*w, n)
+	frame = AllocLocal(slots * w)
+	if c.slots > 0 {
+		c.tmp(at(AllocLocal(8*c.slots), 0, c.slots))
+	}
+	regs = c.pool()
+
+	Comment(comment)
+	ap := regs.Get()
+	Load(Param(param), ap)
+	for i := 0; i < elems*n; i++ {
+		MOVQ(Mem{Base: ap, Disp: 8 * i}, RDX)
+		MOVQ(RDX, frame.Offset(8*i))
+	}
+	regs.Put(ap)
+	return X, Y, Z, frame, regs
 }
 
 // addSlots names the elements genAddGeneral works on: p's coordinates X,
@@ -448,27 +460,10 @@ func genAddCached(c *curve) {
 		"Y3 = r(U1·H² - X3) - S1·H³, Z3 = Z1·Z2·H. If H = 0 it leaves p",
 		"unchanged and returns 1, else it returns 0. It requires BMI2 and ADX.",
 	)
-	Pragma("noescape")
-	pp := RDI
-	Load(Param("p"), pp)
-	X, Y, Z := at(Mem{Base: pp}, 0, n), at(Mem{Base: pp}, w, n), at(Mem{Base: pp}, 2*w, n)
-	frame := AllocLocal(14 * w)
-	if c.slots > 0 {
-		c.tmp(at(AllocLocal(8*c.slots), 0, c.slots))
-	}
+	X, Y, Z, frame, regs := addPrologue(c, 14, "q", 5, "Copy q's X2, Y2, Z2, Z2² and Z2³ to the frame.") // Cached
 	QX, QY, QZ, QZZ, QZZZ := at(frame, 0, n), at(frame, w, n), at(frame, 2*w, n), at(frame, 3*w, n), at(frame, 4*w, n)
 	ZZ, U1, S1, H, R := at(frame, 5*w, n), at(frame, 6*w, n), at(frame, 7*w, n), at(frame, 8*w, n), at(frame, 9*w, n)
 	HH, HHH, V, T := at(frame, 10*w, n), at(frame, 11*w, n), at(frame, 12*w, n), at(frame, 13*w, n)
-	regs := c.pool()
-
-	Comment("Copy q's X2, Y2, Z2, Z2² and Z2³ to the frame.")
-	qp := regs.Get()
-	Load(Param("q"), qp) // Cached
-	for i := 0; i < 5*n; i++ {
-		MOVQ(Mem{Base: qp, Disp: 8 * i}, RDX)
-		MOVQ(RDX, frame.Offset(8*i))
-	}
-	regs.Put(qp)
 
 	Comment("ZZ = Z1², U1 = X1·Z2², S1 = Y1·Z2³")
 	s := c.square(Z, regs)
@@ -504,26 +499,9 @@ func genAddCoZ(c *curve) {
 		"Z3 = Z·(Xp - Xq), q = (B, E, Z3). p and q must not alias. It requires",
 		"BMI2 and ADX.",
 	)
-	Pragma("noescape")
-	pp := RDI
-	Load(Param("p"), pp)
-	X, Y, Z := at(Mem{Base: pp}, 0, n), at(Mem{Base: pp}, w, n), at(Mem{Base: pp}, 2*w, n)
-	frame := AllocLocal(9 * w)
-	if c.slots > 0 {
-		c.tmp(at(AllocLocal(8*c.slots), 0, c.slots))
-	}
+	X, Y, Z, frame, regs := addPrologue(c, 9, "q", 2, "Copy q's Xq and Yq to the frame.") // Xq, Yq
 	QX, QY, DX, DY, A := at(frame, 0, n), at(frame, w, n), at(frame, 2*w, n), at(frame, 3*w, n), at(frame, 4*w, n)
 	B, C, E, T := at(frame, 5*w, n), at(frame, 6*w, n), at(frame, 7*w, n), at(frame, 8*w, n)
-	regs := c.pool()
-
-	Comment("Copy q's Xq and Yq to the frame.")
-	qp := regs.Get()
-	Load(Param("q"), qp)
-	for i := 0; i < 2*n; i++ { // Xq, Yq
-		MOVQ(Mem{Base: qp, Disp: 8 * i}, RDX)
-		MOVQ(RDX, frame.Offset(8*i))
-	}
-	regs.Put(qp)
 
 	Comment("DX = Xp - Xq, DY = Yp - Yq")
 	s := load(X, regs)
@@ -580,7 +558,7 @@ func genAddCoZ(c *curve) {
 	regs.Put(s...)
 
 	Comment("q = (B, E, Z3)")
-	qp = regs.Get()
+	qp := regs.Get()
 	Load(Param("q"), qp)
 	for i, v := range [][]Mem{B, E, Z} {
 		for j := range v {
