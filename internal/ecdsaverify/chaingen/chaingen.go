@@ -34,11 +34,14 @@ const (
 type params struct {
 	Command                      string
 	Field, Point, Scalar, Gtable string
-	Limbs, LastLimb, Digits      int
-	WnafLen                      string
-	QWidth                       int
-	PMinusN, NField              string
-	PMinusNBits                  string
+	// Lanes is the eight-lane chain's package, for the curves that have
+	// one (P-384): SplitSum runs its sum there first.
+	Lanes                   string
+	Limbs, LastLimb, Digits int
+	WnafLen                 string
+	QWidth                  int
+	PMinusN, NField         string
+	PMinusNBits             string
 
 	// The tests' inputs (chains_test.go.tmpl): the curve's name as Files
 	// takes it, its crypto/elliptic constructor, its size in bits and in
@@ -74,6 +77,7 @@ func Files(curve string) (map[string][]byte, error) {
 		c = curvedef.P384()
 		p.Field, p.Point, p.Scalar, p.Gtable = module+"p384/field", module+"p384/point", module+"p384/scalar", module+"p384/gtable"
 		p.WnafLen, p.QWidth = "wnaf.Len384", 6
+		p.Lanes = module + "p384/lanes"
 		p.Elliptic, p.ArbKey = "P384", "6b9d3dad2e1b8c1c05b19875b6659f4de23c3b667bf297ba9aa47740787137d896d5724e4c70a825f872c9ea60d2edf5"
 	default:
 		return nil, fmt.Errorf("chaingen: unknown curve %q", curve)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/p256tls/p256tls/internal/p384/field"
 	"github.com/p256tls/p256tls/internal/p384/gtable"
+	"github.com/p256tls/p256tls/internal/p384/lanes"
 	"github.com/p256tls/p256tls/internal/p384/point"
 	"github.com/p256tls/p256tls/internal/p384/scalar"
 	"github.com/p256tls/p256tls/internal/wnaf"
@@ -100,6 +101,9 @@ func SplitSum(acc *point.Jacobian, u1, u2 *[6]uint64, tab []point.Affine, w uint
 	var pl plan
 	pl.add(&gs, nil, 0)
 	pl.add(&qs, tab, per)
+	if lanes.Available && pl.laneSum(acc, tab, per) {
+		return
+	}
 	acc.SetInfinity()
 	for t := RunLen - 1; t >= 0; t-- {
 		if acc.Z.IsZero() == 0 {
@@ -109,6 +113,44 @@ func SplitSum(acc *point.Jacobian, u1, u2 *[6]uint64, tab []point.Affine, w uint
 			acc.AddMixedVartime(pl.entry(c, tab, per), c&planNeg != 0)
 		}
 	}
+}
+
+// laneSum sets acc to the plan's sum with lanes.Chain and reports true, or
+// reports false (acc unchanged) where lanes cannot sum it; SplitSum then
+// runs the scalar chain. The chain's steps RunLen−1 … half go to the
+// chain's group 1 and the steps half−1 … 0 to group 0, side by side, so the
+// eight lanes take RunLen − half − 1 doublings; group 1's sum then takes the
+// other half before the two are added.
+func (pl *plan) laneSum(acc *point.Jacobian, tab []point.Affine, per int) bool {
+	const half = RunLen / 2
+	var ch lanes.Chain
+	for t := RunLen - half - 1; t >= 0; t-- {
+		ch.Double()
+		if t < half {
+			for _, c := range pl.a[t][:pl.n[t]] {
+				ch.Add(pl.entry(c, tab, per), c&planNeg != 0, 0)
+			}
+		}
+		for _, c := range pl.a[t+half][:pl.n[t+half]] {
+			ch.Add(pl.entry(c, tab, per), c&planNeg != 0, 1)
+		}
+	}
+	var s [2]point.Jacobian
+	if !ch.Sum(&s) {
+		return false
+	}
+	for i := 0; i < half && s[1].Z.IsZero() == 0; i++ {
+		s[1].Double()
+	}
+	if s[0].Z.IsZero() == 1 {
+		*acc = s[1]
+		return true
+	}
+	var q point.Cached
+	q.Set(&s[0])
+	s[1].AddCachedVartime(&q, false)
+	*acc = s[1]
+	return true
 }
 
 // A plan lists the table additions of a split chain by step: the run j and

@@ -1,0 +1,290 @@
+package main
+
+// The field arithmetic of the eight-lane kernel: P-384's field in radix
+// 2^52, eight limbs (416 bits), one ZMM register or 64-byte row per limb,
+// lane l holding the element of lane l.
+//
+// Representation. A slot holds eight limbs, each below 2^52 ("normalized"),
+// so its value v is below 2^416; v stands for v·2^−416 mod p (Montgomery
+// form with R = 2^416). Values are kept lazily reduced: the generator
+// tracks for each slot a bound B with v < B·p (see vecOps in main.go).
+//
+// Multiplication is Montgomery's with R = 2^416: the 64 limb products go
+// into sixteen column accumulators (VPMADD52LUQ adds the low 52 bits of a
+// product, VPMADD52HUQ the high 52 bits), then eight rounds each clear the
+// lowest remaining column by adding m·p. −p⁻¹ ≡ 2^32 + 1 (mod 2^52), so
+// m = (t + t·2^32) mod 2^52 needs no multiplication, and m·p is written
+// with p = 2^384 − 2^128 − 2^96 + 2^32 − 1 in the signed radix-2^52 digits
+// 2^32 − 1, −2^44, −2^24 (columns 0, 1, 2) and 2^20 (column 7): m·(2^32 − 1)
+// and m·2^20 are pairs of IFMA products by a constant, and each negative
+// digit −2^s is written (2^52 − 2^s) − 2^52, an IFMA pair and the
+// subtraction of m one column up. Columns are signed 64-bit values
+// (|t| < 2^58), and carries move up by arithmetic shifts. The result (x·y + M·p)/2^416 is below x·y/2^416 + p; with
+// p < 2^384 that is below 2p whenever Bx·By ≤ 2^32, so a product never
+// needs a reduced input, and R = 2^416 leaves 32 bits of headroom for sums.
+//
+// Constants live in registers: Z28 = 2^52 − 1 (the limb mask), Z29 =
+// 2^32 − 1, Z30 = 2^52 − 2^44 and Z31 = 2^52 − 2^24 (the reduction's
+// constant factors). Every subroutine takes its operands' addresses in R8
+// (x), R9 (y), R11 (the K·p of a subtraction) and the destination's in R10,
+// and may use AX, Z0–Z27 and K1 freely; none touches other general-purpose
+// registers, K2–K7 or Z28–Z31.
+
+import (
+	"math/big"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+const (
+	limbs  = 8
+	mask52 = 1<<52 - 1
+	// pLow is p mod 2^52 = 2^32 − 1.
+	pLow = 1<<32 - 1
+)
+
+// p is P-384's prime.
+var p = func() *big.Int {
+	v := new(big.Int).Lsh(big.NewInt(1), 384)
+	for _, t := range []struct {
+		e   uint
+		add bool
+	}{{128, false}, {96, false}, {32, true}} {
+		w := new(big.Int).Lsh(big.NewInt(1), t.e)
+		if t.add {
+			v.Add(v, w)
+		} else {
+			v.Sub(v, w)
+		}
+	}
+	return v.Sub(v, big.NewInt(1))
+}()
+
+// vfe is a vector field element in memory: eight 64-byte limbs (one lane
+// per 64-bit word) from off(base).
+type vfe struct {
+	base GPPhysical
+	off  int
+}
+
+func (v vfe) limb(i int) Mem { return Mem{Base: v.base, Disp: v.off + 64*i} }
+
+// The operands of the subroutines.
+var vx, vy, vdst, vk = vfe{R8, 0}, vfe{R9, 0}, vfe{R10, 0}, vfe{R11, 0}
+
+// zmm returns the register Zi.
+func zmm(i int) VecPhysical {
+	return []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15,
+		Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}[i]
+}
+
+// zs returns the n registers Z(from)..Z(from+n−1).
+func zs(from, n int) []VecPhysical {
+	r := make([]VecPhysical, n)
+	for i := range r {
+		r[i] = zmm(from + i)
+	}
+	return r
+}
+
+// The register constants.
+var (
+	zMask = Z28 // 2^52 − 1 in every lane
+	zPLow = Z29 // 2^32 − 1 in every lane
+	zP1   = Z30 // 2^52 − 2^44
+	zP2   = Z31 // 2^52 − 2^24
+)
+
+// broadcast sets every lane of z to v (through AX).
+func broadcast(v uint64, z VecPhysical) {
+	if v < 1<<31 {
+		MOVQ(I32(int32(v)), RAX)
+	} else {
+		MOVQ(U64(v), RAX)
+	}
+	VPBROADCASTQ(RAX, z)
+}
+
+// vsetup loads the register constants.
+func vsetup() {
+	broadcast(mask52, zMask)
+	broadcast(pLow, zPLow)
+	broadcast(1<<52-1<<44, zP1)
+	broadcast(1<<52-1<<24, zP2)
+}
+
+func vload(r []VecPhysical, src vfe) {
+	for i := range r {
+		VMOVDQU64(src.limb(i), r[i])
+	}
+}
+
+func vstore(dst vfe, r []VecPhysical) {
+	for i := range r {
+		VMOVDQU64(r[i], dst.limb(i))
+	}
+}
+
+// vnormalize propagates the carries of r[0..len−2] up to the last limb,
+// which keeps the rest; arith selects arithmetic shifts (signed limbs).
+// tmp is clobbered.
+func vnormalize(r []VecPhysical, arith bool, tmp VecPhysical) {
+	for i := 0; i < len(r)-1; i++ {
+		if arith {
+			VPSRAQ(U8(52), r[i], tmp)
+		} else {
+			VPSRLQ(U8(52), r[i], tmp)
+		}
+		VPANDQ(zMask, r[i], r[i])
+		VPADDQ(tmp, r[i+1], r[i+1])
+	}
+}
+
+// vmulBody emits dst = x·y·2^−416 + (a multiple of p), below x·y/2^416 + p.
+// dst may be x or y.
+func vmulBody(dst, x, y vfe) {
+	t := zs(0, 2*limbs) // columns 0..15
+	xs := zs(16, limbs) // x's limbs
+	yj, m, s0 := Z24, Z25, Z26
+	for i := range t {
+		VPXORQ(t[i], t[i], t[i])
+	}
+	vload(xs, x)
+	Comment("Product: column i+j gets lo(x_i·y_j), column i+j+1 gets hi(x_i·y_j).")
+	for j := 0; j < limbs; j++ {
+		VMOVDQU64(y.limb(j), yj)
+		for i := 0; i < limbs; i++ {
+			VPMADD52LUQ(yj, xs[i], t[i+j])
+			VPMADD52HUQ(yj, xs[i], t[i+j+1])
+		}
+	}
+	Comment("Eight rounds: m = t_i·(2^32 + 1) mod 2^52, then t += m·p·2^(52i).")
+	p7 := yj
+	broadcast(1<<20, p7)
+	for i := 0; i < limbs; i++ {
+		if i > 0 {
+			VPSRAQ(U8(52), t[i-1], s0)
+			VPADDQ(s0, t[i], t[i])
+		}
+		VPSLLQ(U8(32), t[i], m)
+		VPADDQ(t[i], m, m)
+		VPANDQ(zMask, m, m)
+		// m·(2^32 − 1): its low 52 bits clear column i.
+		VPMADD52LUQ(zPLow, m, t[i])
+		VPMADD52HUQ(zPLow, m, t[i+1])
+		// −m·2^96 = m·(2^52 − 2^44)·2^52 − m·2^104.
+		VPMADD52LUQ(zP1, m, t[i+1])
+		VPMADD52HUQ(zP1, m, t[i+2])
+		VPSUBQ(m, t[i+2], t[i+2])
+		// −m·2^128 = m·(2^52 − 2^24)·2^104 − m·2^156.
+		VPMADD52LUQ(zP2, m, t[i+2])
+		VPMADD52HUQ(zP2, m, t[i+3])
+		VPSUBQ(m, t[i+3], t[i+3])
+		// +m·2^384 = m·2^20·2^364.
+		VPMADD52LUQ(p7, m, t[i+7])
+		VPMADD52HUQ(p7, m, t[i+8])
+	}
+	VPSRAQ(U8(52), t[limbs-1], s0)
+	VPADDQ(s0, t[limbs], t[limbs])
+	r := t[limbs:]
+	vnormalize(r, true, s0)
+	vstore(dst, r)
+}
+
+// vaddBody emits dst = x + y (not reduced).
+func vaddBody(dst, x, y vfe) {
+	v := zs(0, limbs)
+	vload(v, x)
+	for i := range v {
+		VPADDQ(y.limb(i), v[i], v[i])
+	}
+	vnormalize(v, false, Z8)
+	vstore(dst, v)
+}
+
+// vsubBody emits dst = x − y + k, for a constant k = K·p ≥ y (not reduced).
+func vsubBody(dst, x, y, k vfe) {
+	v := zs(0, limbs)
+	vload(v, x)
+	for i := range v {
+		VPSUBQ(y.limb(i), v[i], v[i])
+		VPADDQ(k.limb(i), v[i], v[i])
+	}
+	vnormalize(v, true, Z8)
+	vstore(dst, v)
+}
+
+// vfoldRegs folds the normalized value in v (< 2^416) to below 2p: the
+// bits from 2^384 up, h = v[7] >> 20 < 2^32, are replaced by
+// h·(2^128 + 2^96 − 2^32 + 1) ≡ h·2^384, for a sum below
+// 2^384 + 2^161 < 2p. tmp must hold three registers.
+func vfoldRegs(v []VecPhysical, tmp []VecPhysical) {
+	h, s, c := tmp[0], tmp[1], tmp[2]
+	VPSRLQ(U8(20), v[7], h)
+	broadcast(1<<20-1, c)
+	VPANDQ(c, v[7], v[7])
+	VPADDQ(h, v[0], v[0]) // + h
+	// − h·2^32: limb 0 at bit 32.
+	VPSLLQ(U8(32), h, s)
+	VPANDQ(zMask, s, s)
+	VPSUBQ(s, v[0], v[0])
+	VPSRLQ(U8(20), h, s)
+	VPSUBQ(s, v[1], v[1])
+	// + h·2^96: limb 1 at bit 44.
+	VPSLLQ(U8(44), h, s)
+	VPANDQ(zMask, s, s)
+	VPADDQ(s, v[1], v[1])
+	VPSRLQ(U8(8), h, s)
+	VPADDQ(s, v[2], v[2])
+	// + h·2^128: limb 2 at bit 24.
+	VPSLLQ(U8(24), h, s)
+	VPANDQ(zMask, s, s)
+	VPADDQ(s, v[2], v[2])
+	VPSRLQ(U8(28), h, s)
+	VPADDQ(s, v[3], v[3])
+	vnormalize(v, true, s)
+}
+
+// vfoldBody emits dst = fold(x), below 2p, the same value mod p.
+func vfoldBody(dst, x vfe) {
+	v := zs(0, limbs)
+	vload(v, x)
+	vfoldRegs(v, zs(8, 3))
+	vstore(dst, v)
+}
+
+// vcanonBody emits dst = x mod p, fully reduced, for x < 2p: x − p is
+// kept unless it is negative. k = p (R11).
+func vcanonBody(dst, x, k vfe) {
+	v, s := zs(0, limbs), zs(8, limbs)
+	vload(v, x)
+	for i := range s {
+		VPSUBQ(k.limb(i), v[i], s[i])
+	}
+	vnormalize(s, true, Z16)
+	VPSRAQ(U8(63), s[limbs-1], Z16)
+	VPTESTMQ(Z16, Z16, K1) // lanes where x < p
+	for i := range s {
+		VMOVDQA64(v[i], K1, s[i])
+	}
+	vstore(dst, s)
+}
+
+// radix52 returns the radix-2^52 limbs of v < 2^416.
+func radix52(v *big.Int) [limbs]uint64 {
+	if v.Sign() < 0 || v.BitLen() > 52*limbs {
+		panic("radix52: value out of range")
+	}
+	var l [limbs]uint64
+	m := new(big.Int).SetUint64(mask52)
+	for i := range l {
+		l[i] = new(big.Int).And(new(big.Int).Rsh(v, uint(52*i)), m).Uint64()
+	}
+	return l
+}
+
+func pow2(k uint) *big.Int { return new(big.Int).Lsh(big.NewInt(1), k) }
+
+func modP(v *big.Int) *big.Int { return new(big.Int).Mod(v, p) }

@@ -1,0 +1,156 @@
+// Package lanes runs a chain of P-384 doublings and mixed additions on
+// eight accumulators side by side, one per 64-bit lane of the AVX-512
+// registers, with IFMA products in radix 2^52 (see _asm/field.go).
+//
+// A split chain (u1·G + u2·Q from per-key tables, internal/p384/ecdsaverify)
+// adds, at each of its RunLen steps, several table points into one
+// accumulator; none of those additions depends on another, only on the
+// doublings between the steps. A Chain spreads the additions of each step
+// over eight accumulators that all take the same doublings, so one
+// vector doubling serves eight and one vector addition does up to eight;
+// the lanes are summed at the end. Eight lanes of the vector arithmetic cost
+// about what two scalar field products do (docs/verification.md).
+//
+// Everything here is variable time and for public data only: the rounds
+// depend on the digits of the verification scalars, and the kernel's work
+// on the points.
+package lanes
+
+import (
+	"github.com/p256tls/p256tls/internal/p384/field"
+	"github.com/p256tls/p256tls/internal/p384/point"
+)
+
+// maxRounds bounds the rounds of one chain: a split chain of 20 steps with
+// at most 40 additions each needs at most 100.
+const maxRounds = 128
+
+// round is one vector addition: lane l adds *ent[l] (negated if bit l of
+// neg is set) if bit l of act is set, after dbl doublings of every lane.
+// The kernel reads it by these offsets (_asm/main.go).
+type round struct {
+	ent [8]*point.Affine
+	dbl uint32
+	act uint8
+	neg uint8
+	_   [2]uint8
+}
+
+// A Chain is a pair of sums Σ ±aᵢ·2^dᵢ being built, one per group of four
+// lanes: Double doubles both, Add adds a point to one. Its zero value is an
+// empty chain (both sums the point at infinity). A Chain holds pointers to
+// the points added, which must not change until Sum returns; it is not
+// safe for concurrent use.
+//
+// Two groups let a caller halve the doublings: a chain of 2k steps becomes
+// k steps, the first k steps' additions in one group and the last k steps'
+// in the other, whose sum the caller doubles k times at the end.
+type Chain struct {
+	r        [maxRounds]round
+	n        int    // rounds in r
+	step     int    // the first round of the current step
+	cnt      [2]int // each group's additions in the current step
+	dbl      uint32 // doublings not yet given to a round
+	overflow bool   // more rounds than maxRounds were needed
+}
+
+// Double doubles both sums. Doublings before the first addition are
+// dropped (they double the point at infinity).
+func (c *Chain) Double() {
+	if c.n == 0 {
+		return
+	}
+	c.dbl++
+	c.step = c.n
+	c.cnt = [2]int{}
+}
+
+// Add adds a, or −a if neg is set, to the sum of group g (0 or 1; other
+// values are taken mod 2). a must be on the curve.
+func (c *Chain) Add(a *point.Affine, neg bool, g int) {
+	g &= 1
+	k := c.cnt[g]
+	ri := c.step + k/4
+	if ri == c.n {
+		if c.n == maxRounds {
+			c.overflow = true
+			return
+		}
+		c.r[c.n] = round{dbl: c.dbl}
+		c.dbl = 0
+		c.n++
+	}
+	l := 4*g + k%4
+	r := &c.r[ri]
+	r.ent[l] = a
+	r.act |= 1 << l
+	if neg {
+		r.neg |= 1 << l
+	}
+	c.cnt[g]++
+}
+
+// Sum sets sums[g] to the sum of group g and reports true, or reports false
+// and leaves sums unchanged if the chain cannot be summed here: the CPU
+// lacks AVX-512 IFMA (or the purego tag is set), the chain needed more than
+// 128 vector additions, or a lane met an addition the general formula does
+// not cover (a point added to itself or to its opposite, which a random
+// chain meets with probability about 2^−370 and a crafted one on purpose).
+// The caller then computes the same sums another way. c is left as it was.
+func (c *Chain) Sum(sums *[2]point.Jacobian) bool {
+	if !Available || c.overflow {
+		return false
+	}
+	var out [outWords]uint64
+	chain8(c, &out)
+	var part [8]point.Jacobian
+	inf := uint8(out[outWords-1])
+	for l := range part {
+		if inf>>l&1 != 0 {
+			part[l].SetInfinity()
+			continue
+		}
+		p := &part[l]
+		p.X, p.Y, p.Z = lane(&out, 0, l), lane(&out, 1, l), lane(&out, 2, l)
+		if p.Z.IsZero() == 1 {
+			return false // a lane met H = 0: its Z stays 0 from then on
+		}
+	}
+	var q point.Cached
+	for g := range sums {
+		s := part[4*g]
+		for l := 4*g + 1; l < 4*g+4; l++ {
+			if part[l].Z.IsZero() == 1 {
+				continue
+			}
+			if s.Z.IsZero() == 1 {
+				s = part[l]
+				continue
+			}
+			q.Set(&part[l])
+			s.AddCachedVartime(&q, false)
+		}
+		sums[g] = s
+	}
+	return true
+}
+
+// outWords is the kernel's output: X, Y and Z of the eight lanes (eight
+// radix-2^52 limbs each, limb-major), then the lanes at infinity.
+const outWords = 3*8*8 + 1
+
+// lane packs the radix-2^52 limbs of lane l of coordinate c of out (below
+// p: the kernel reduces them) into a field element.
+func lane(out *[outWords]uint64, c, l int) field.Element {
+	var e field.Element
+	for i := 0; i < 8; i++ {
+		v := out[64*c+8*i+l]
+		pos := 52 * i
+		w, off := pos/64, uint(pos%64)
+		e[w] |= v << off
+		if off > 12 && w+1 < len(e) {
+			e[w+1] |= v >> (64 - off)
+		}
+	}
+	return e
+}

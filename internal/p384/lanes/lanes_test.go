@@ -1,0 +1,262 @@
+package lanes
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/p256tls/p256tls/internal/p384/field"
+	"github.com/p256tls/p256tls/internal/p384/gtable"
+	"github.com/p256tls/p256tls/internal/p384/point"
+)
+
+// A step of a test chain: a doubling, or an addition of a (negated if neg)
+// to group g.
+type step struct {
+	double bool
+	a      *point.Affine
+	neg    bool
+	g      int
+}
+
+// scalarSum is the chain on two scalar accumulators, the reference.
+func scalarSum(steps []step) [2]point.Jacobian {
+	var acc [2]point.Jacobian
+	acc[0].SetInfinity()
+	acc[1].SetInfinity()
+	for _, s := range steps {
+		if s.double {
+			for g := range acc {
+				if acc[g].Z.IsZero() == 0 {
+					acc[g].Double()
+				}
+			}
+			continue
+		}
+		acc[s.g].AddMixedVartime(s.a, s.neg)
+	}
+	return acc
+}
+
+func build(steps []step) *Chain {
+	c := new(Chain)
+	for _, s := range steps {
+		if s.double {
+			c.Double()
+		} else {
+			c.Add(s.a, s.neg, s.g)
+		}
+	}
+	return c
+}
+
+// equal reports whether p and q are the same point (Jacobian coordinates
+// compared by cross-multiplication).
+func equal(p, q *point.Jacobian) bool {
+	pi, qi := p.Z.IsZero() == 1, q.Z.IsZero() == 1
+	if pi || qi {
+		return pi == qi
+	}
+	var pz2, qz2, pz3, qz3, a, b field.Element
+	pz2.Square(&p.Z)
+	qz2.Square(&q.Z)
+	pz3.Mul(&pz2, &p.Z)
+	qz3.Mul(&qz2, &q.Z)
+	a.Mul(&p.X, &qz2)
+	b.Mul(&q.X, &pz2)
+	if a.Equal(&b) == 0 {
+		return false
+	}
+	a.Mul(&p.Y, &qz3)
+	b.Mul(&q.Y, &pz3)
+	return a.Equal(&b) == 1
+}
+
+// entry returns a table point of G's runs: distinct for distinct (run, i).
+func entry(run, i int) *point.Affine { return &gtable.Table[run%gtable.Runs][i%gtable.PerRun] }
+
+// randomChain is a chain of steps doublings, each followed by up to maxAdds
+// additions of random table points.
+func randomChain(rng *rand.Rand, steps, maxAdds int) []step {
+	var ss []step
+	for t := 0; t < steps; t++ {
+		ss = append(ss, step{double: true})
+		// Distinct entries within a step: the same entry twice in one
+		// lane between two doublings is a special case (TestChainRefuses).
+		seen := map[*point.Affine]bool{}
+		for n := rng.IntN(maxAdds + 1); n > 0; n-- {
+			e := entry(rng.IntN(gtable.Runs), rng.IntN(gtable.PerRun))
+			if seen[e] {
+				continue
+			}
+			seen[e] = true
+			ss = append(ss, step{a: e, neg: rng.IntN(2) == 1, g: rng.IntN(2)})
+		}
+	}
+	return ss
+}
+
+func checkChain(t *testing.T, name string, ss []step) {
+	t.Helper()
+	want := scalarSum(ss)
+	c := build(ss)
+	saved := *c
+	j := point.Jacobian{X: field.Element{1}, Y: field.Element{2}, Z: field.Element{3}}
+	got := [2]point.Jacobian{j, j}
+	if !c.Sum(&got) {
+		t.Fatalf("%s: Sum refused a chain without special cases", name)
+	}
+	for g := range got {
+		if !equal(&got[g], &want[g]) {
+			t.Fatalf("%s: group %d's lanes sum differs from the scalar chain", name, g)
+		}
+	}
+	if *c != saved {
+		t.Fatalf("%s: Sum changed the chain", name)
+	}
+}
+
+func TestChainRandom(t *testing.T) {
+	if !Available {
+		t.Skip("no AVX-512 IFMA")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	for i := 0; i < n; i++ {
+		// The two-group split chain's shape (10 steps, about 11 additions
+		// each), and others: long, sparse, dense.
+		shapes := [][2]int{{10, 21}, {40, 3}, {5, 30}, {1, 8}, {3, 1}}
+		sh := shapes[i%len(shapes)]
+		checkChain(t, "random", randomChain(rng, sh[0], sh[1]))
+	}
+}
+
+func TestChainShapes(t *testing.T) {
+	if !Available {
+		t.Skip("no AVX-512 IFMA")
+	}
+	a := func(i int, neg bool) step { return step{a: entry(i, 3*i+1), neg: neg} }
+	b := func(i int, neg bool) step { return step{a: entry(i, 3*i+2), neg: neg, g: 1} }
+	d := step{double: true}
+	cases := map[string][]step{
+		"empty":            nil,
+		"doublings only":   {d, d, d},
+		"one addition":     {a(0, false)},
+		"one negated":      {a(0, true)},
+		"leading doubles":  {d, d, a(1, false), d, a(2, true)},
+		"tail doubles":     {a(1, false), a(2, false), d, d, d, d, d},
+		"eight, one round": {a(0, false), a(1, true), a(2, false), a(3, true), a(4, false), a(5, true), a(6, false), a(7, true)},
+		"nine, two rounds": {a(0, false), a(1, true), a(2, false), a(3, true), a(4, false), a(5, true), a(6, false), a(7, true), a(8, false)},
+		"lanes then more":  {a(0, false), d, a(1, false), a(2, false), d, d, a(3, true)},
+		"group 1 only":     {b(0, false), d, b(1, true), b(2, false), b(3, false), b(4, false), b(5, true), d},
+		"both groups":      {a(0, false), b(0, true), d, b(1, false), b(2, false), b(3, false), b(4, false), b(5, false), a(1, false), d, a(2, true), b(6, false)},
+		// A lane that stays at infinity until late, and one added to at
+		// every step.
+		"late lane": {a(0, false), d, a(1, false), d, a(2, false), d, a(3, false), a(4, false), a(5, false), a(6, false), a(7, false), a(8, false), a(9, false), a(10, false)},
+	}
+	for name, ss := range cases {
+		checkChain(t, name, ss)
+	}
+	// The most additions a chain may hold: 128 rounds of eight.
+	var ss []step
+	for i := 0; i < 128*8; i++ {
+		s := a(i%40, i%3 == 0)
+		if i%2 == 1 {
+			s = b(i%40, i%5 == 0)
+		}
+		ss = append(ss, s)
+		if i%16 == 15 {
+			ss = append(ss, d)
+		}
+	}
+	checkChain(t, "full", ss)
+}
+
+// TestChainRefuses covers the cases Sum hands back: H = 0 in a lane (the
+// addend equal to or the opposite of the lane's sum) and too many rounds;
+// sums must be left unchanged.
+func TestChainRefuses(t *testing.T) {
+	if !Available {
+		t.Skip("no AVX-512 IFMA")
+	}
+	four := func(g int) []step {
+		var ss []step
+		for i := 0; i < 4; i++ {
+			ss = append(ss, step{a: entry(i, i), g: g})
+		}
+		return ss
+	}
+	d := step{double: true}
+	cases := map[string][]step{
+		// The fifth addition of a group goes to its first lane again, with
+		// no doubling between.
+		"same point":     append(four(0), step{a: entry(0, 0)}),
+		"opposite point": append(four(1), step{a: entry(0, 0), neg: true, g: 1}),
+	}
+	// Across a doubling: lane 4 gets 3·B, doubles to 6·B, adds 5·B, then
+	// −11·B (B = 2^(RunLen·5)·G; entry(5, i) is (2i + 1)·B).
+	ss := []step{{a: entry(5, 1), g: 1}}
+	for i := 1; i < 4; i++ {
+		ss = append(ss, step{a: entry(i, 7), g: 1}, step{a: entry(i, 7)})
+	}
+	ss = append(ss, d, step{a: entry(5, 2), g: 1})
+	for i := 1; i < 4; i++ {
+		ss = append(ss, step{a: entry(i, 9), g: 1})
+	}
+	cases["after a doubling"] = append(ss, step{a: entry(5, 5), neg: true, g: 1})
+	for name, ss := range cases {
+		c := build(ss)
+		j := point.Jacobian{X: field.Element{1}, Y: field.Element{2}, Z: field.Element{3}}
+		sums := [2]point.Jacobian{j, j}
+		saved := sums
+		if c.Sum(&sums) {
+			t.Errorf("%s: Sum accepted a lane with H = 0", name)
+		}
+		if sums != saved {
+			t.Errorf("%s: Sum changed sums when refusing", name)
+		}
+	}
+	var c Chain
+	for i := 0; i < 128*4+1; i++ {
+		c.Add(entry(i, i), false, 0)
+	}
+	var sums [2]point.Jacobian
+	if c.Sum(&sums) {
+		t.Error("Sum accepted a chain of more than 128 rounds")
+	}
+}
+
+func TestSumAllocs(t *testing.T) {
+	if !Available {
+		t.Skip("no AVX-512 IFMA")
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	c := build(randomChain(rng, 20, 11))
+	var sums [2]point.Jacobian
+	if n := testing.AllocsPerRun(20, func() { c.Sum(&sums) }); n != 0 {
+		t.Errorf("Sum allocates %.0f times", n)
+	}
+}
+
+func BenchmarkSum(b *testing.B) {
+	if !Available {
+		b.Skip("no AVX-512 IFMA")
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	// The two-group split chain's shape: 10 steps, about 107 additions.
+	ss := randomChain(rng, 10, 21)
+	c := build(ss)
+	var sums [2]point.Jacobian
+	b.Run("lanes", func(b *testing.B) {
+		for b.Loop() {
+			c.Sum(&sums)
+		}
+	})
+	b.Run("scalar", func(b *testing.B) {
+		for b.Loop() {
+			sums = scalarSum(ss)
+		}
+	})
+}
