@@ -117,39 +117,40 @@ func SplitSum(acc *point.Jacobian, u1, u2 *[6]uint64, tab []point.Affine, w uint
 
 // laneSum sets acc to the plan's sum with lanes.Chain and reports true, or
 // reports false (acc unchanged) where lanes cannot sum it; SplitSum then
-// runs the scalar chain. The chain's steps RunLen−1 … half go to the
-// chain's group 1 and the steps half−1 … 0 to group 0, side by side, so the
-// eight lanes take RunLen − half − 1 doublings; group 1's sum then takes the
-// other half before the two are added.
+// runs the scalar chain. The RunLen steps are cut into lanes.Groups blocks
+// of k steps, block g (steps g·k … g·k + k − 1) going to group g, so that
+// the eight lanes take k − 1 doublings; the groups' sums are then put
+// together by Horner's rule, k scalar doublings between two groups.
 func (pl *plan) laneSum(acc *point.Jacobian, tab []point.Affine, per int) bool {
-	const half = RunLen / 2
+	const k = (RunLen + lanes.Groups - 1) / lanes.Groups
 	var ch lanes.Chain
-	for t := RunLen - half - 1; t >= 0; t-- {
+	for t := k - 1; t >= 0; t-- {
 		ch.Double()
-		if t < half {
-			for _, c := range pl.a[t][:pl.n[t]] {
-				ch.Add(pl.entry(c, tab, per), c&planNeg != 0, 0)
+		for g := 0; g < lanes.Groups; g++ {
+			if s := g*k + t; s < RunLen {
+				for _, c := range pl.a[s][:pl.n[s]] {
+					ch.Add(pl.entry(c, tab, per), c&planNeg != 0, g)
+				}
 			}
 		}
-		for _, c := range pl.a[t+half][:pl.n[t+half]] {
-			ch.Add(pl.entry(c, tab, per), c&planNeg != 0, 1)
-		}
 	}
-	var s [2]point.Jacobian
+	var s [lanes.Groups]point.Jacobian
 	if !ch.Sum(&s) {
 		return false
 	}
-	for i := 0; i < half && s[1].Z.IsZero() == 0; i++ {
-		s[1].Double()
-	}
-	if s[0].Z.IsZero() == 1 {
-		*acc = s[1]
-		return true
-	}
+	sum := s[lanes.Groups-1]
 	var q point.Cached
-	q.Set(&s[0])
-	s[1].AddCachedVartime(&q, false)
-	*acc = s[1]
+	for g := lanes.Groups - 2; g >= 0; g-- {
+		for i := 0; i < k && sum.Z.IsZero() == 0; i++ {
+			sum.Double()
+		}
+		if s[g].Z.IsZero() == 1 {
+			continue
+		}
+		q.Set(&s[g])
+		sum.AddCachedVartime(&q, false)
+	}
+	*acc = sum
 	return true
 }
 

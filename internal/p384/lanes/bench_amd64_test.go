@@ -17,6 +17,19 @@ func BenchmarkVecMul(b *testing.B) {
 	}
 }
 
+func BenchmarkVecSqr(b *testing.B) {
+	if !Available {
+		b.Skip("no AVX-512 IFMA")
+	}
+	var s vecSlots
+	for i := range s {
+		s[i] = uint64(i) * 0x9e3779b97f4a7c15 >> 13
+	}
+	for b.Loop() {
+		vecSqrAVX512((*[256]uint64)(&s))
+	}
+}
+
 func BenchmarkVecAdd(b *testing.B) {
 	if !Available {
 		b.Skip("no AVX-512 IFMA")

@@ -128,17 +128,34 @@ func TestVecMul(t *testing.T) {
 	// 34p, 2^32·p and 1 (the conversions).
 	for _, bb := range [][2]int64{{2, 2}, {40, 6}, {34, 34}, {18, 18}, {1 << 16, 1 << 16}} {
 		xs, ys := pairs(edgeValues(rng, bb[0], 40), edgeValues(rng, bb[1], 40))
-		runOp(t, "mul", func(s *vecSlots) { vecMulAVX512((*[256]uint64)(s)) }, new(big.Int), xs, ys, func(x, y, got *big.Int) string {
-			// got·2^416 ≡ x·y and got < x·y/2^416 + p.
-			l := new(big.Int).Mul(got, r416)
-			r := new(big.Int).Mul(x, y)
-			if new(big.Int).Mod(new(big.Int).Sub(l, r), bigP).Sign() != 0 {
-				return "not x·y·2^−416 mod p"
-			}
-			if new(big.Int).Sub(l, r).Cmp(new(big.Int).Mul(bigP, r416)) >= 0 {
-				return "not below x·y/2^416 + p"
-			}
-			return ""
+		runOp(t, "mul", func(s *vecSlots) { vecMulAVX512((*[256]uint64)(s)) }, new(big.Int), xs, ys, checkMontProduct)
+	}
+}
+
+// checkMontProduct checks got·2^416 ≡ x·y (mod p) and got < x·y/2^416 + p.
+func checkMontProduct(x, y, got *big.Int) string {
+	l := new(big.Int).Mul(got, r416)
+	r := new(big.Int).Mul(x, y)
+	if new(big.Int).Mod(new(big.Int).Sub(l, r), bigP).Sign() != 0 {
+		return "not x·y·2^−416 mod p"
+	}
+	if new(big.Int).Sub(l, r).Cmp(new(big.Int).Mul(bigP, r416)) >= 0 {
+		return "not below x·y/2^416 + p"
+	}
+	return ""
+}
+
+func TestVecSqr(t *testing.T) {
+	if !Available {
+		t.Skip("no AVX-512 IFMA")
+	}
+	rng := rand.New(rand.NewPCG(13, 14))
+	// Squares of values below 40p (the kernel's largest squared bound is
+	// 34) and up to 2^16·p.
+	for _, b := range []int64{2, 40, 1 << 16} {
+		xs := edgeValues(rng, b, 400)
+		runOp(t, "sqr", func(s *vecSlots) { vecSqrAVX512((*[256]uint64)(s)) }, new(big.Int), xs, xs, func(x, _, got *big.Int) string {
+			return checkMontProduct(x, x, got)
 		})
 	}
 }

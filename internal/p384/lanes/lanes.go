@@ -36,25 +36,33 @@ type round struct {
 	_   [2]uint8
 }
 
-// A Chain is a pair of sums Σ ±aᵢ·2^dᵢ being built, one per group of four
-// lanes: Double doubles both, Add adds a point to one. Its zero value is an
-// empty chain (both sums the point at infinity). A Chain holds pointers to
+// Groups is the number of sums a Chain keeps, each on Lanes/Groups lanes.
+const Groups = 4
+
+// perGroup is the number of lanes of a group.
+const perGroup = 8 / Groups
+
+// A Chain is Groups sums Σ ±aᵢ·2^dᵢ being built, one per group of lanes:
+// Double doubles them all, Add adds a point to one. Its zero value is an
+// empty chain (every sum the point at infinity). A Chain holds pointers to
 // the points added, which must not change until Sum returns; it is not
 // safe for concurrent use.
 //
-// Two groups let a caller halve the doublings: a chain of 2k steps becomes
-// k steps, the first k steps' additions in one group and the last k steps'
-// in the other, whose sum the caller doubles k times at the end.
+// Groups let a caller cut the vector doublings: a chain of G·k steps
+// becomes k steps, group g taking the additions of steps g·k … g·k + k − 1,
+// and the caller puts the sums together by Horner's rule with k scalar
+// doublings between groups. Vector doublings cost eight scalar ones'
+// products, scalar ones one.
 type Chain struct {
 	r        [maxRounds]round
-	n        int    // rounds in r
-	step     int    // the first round of the current step
-	cnt      [2]int // each group's additions in the current step
-	dbl      uint32 // doublings not yet given to a round
-	overflow bool   // more rounds than maxRounds were needed
+	n        int         // rounds in r
+	step     int         // the first round of the current step
+	cnt      [Groups]int // each group's additions in the current step
+	dbl      uint32      // doublings not yet given to a round
+	overflow bool        // more rounds than maxRounds were needed
 }
 
-// Double doubles both sums. Doublings before the first addition are
+// Double doubles every sum. Doublings before the first addition are
 // dropped (they double the point at infinity).
 func (c *Chain) Double() {
 	if c.n == 0 {
@@ -62,15 +70,15 @@ func (c *Chain) Double() {
 	}
 	c.dbl++
 	c.step = c.n
-	c.cnt = [2]int{}
+	c.cnt = [Groups]int{}
 }
 
-// Add adds a, or −a if neg is set, to the sum of group g (0 or 1; other
-// values are taken mod 2). a must be on the curve.
+// Add adds a, or −a if neg is set, to the sum of group g, in [0, Groups)
+// (other values are taken mod Groups). a must be on the curve.
 func (c *Chain) Add(a *point.Affine, neg bool, g int) {
-	g &= 1
+	g &= Groups - 1
 	k := c.cnt[g]
-	ri := c.step + k/4
+	ri := c.step + k/perGroup
 	if ri == c.n {
 		if c.n == maxRounds {
 			c.overflow = true
@@ -80,7 +88,7 @@ func (c *Chain) Add(a *point.Affine, neg bool, g int) {
 		c.dbl = 0
 		c.n++
 	}
-	l := 4*g + k%4
+	l := perGroup*g + k%perGroup
 	r := &c.r[ri]
 	r.ent[l] = a
 	r.act |= 1 << l
@@ -97,7 +105,7 @@ func (c *Chain) Add(a *point.Affine, neg bool, g int) {
 // not cover (a point added to itself or to its opposite, which a random
 // chain meets with probability about 2^−370 and a crafted one on purpose).
 // The caller then computes the same sums another way. c is left as it was.
-func (c *Chain) Sum(sums *[2]point.Jacobian) bool {
+func (c *Chain) Sum(sums *[Groups]point.Jacobian) bool {
 	if !Available || c.overflow {
 		return false
 	}
@@ -118,8 +126,8 @@ func (c *Chain) Sum(sums *[2]point.Jacobian) bool {
 	}
 	var q point.Cached
 	for g := range sums {
-		s := part[4*g]
-		for l := 4*g + 1; l < 4*g+4; l++ {
+		s := part[perGroup*g]
+		for l := perGroup*g + 1; l < perGroup*(g+1); l++ {
 			if part[l].Z.IsZero() == 1 {
 				continue
 			}

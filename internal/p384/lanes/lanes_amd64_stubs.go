@@ -28,6 +28,10 @@ func vmadd()
 // Z28–Z31. Declared for the assembler's checks only.
 func vmul()
 
+// vsqr is a subroutine: (R10) = sqr of (R8), (R9), (R11); constants in
+// Z28–Z31. Declared for the assembler's checks only.
+func vsqr()
+
 // vadd is a subroutine: (R10) = add of (R8), (R9), (R11); constants in
 // Z28–Z31. Declared for the assembler's checks only.
 func vadd()
@@ -52,6 +56,11 @@ func vcopy()
 //
 //go:noescape
 func vecMulAVX512(s *[256]uint64)
+
+// vecSqrAVX512 sets slot 2 = Sqr of slots 0, 1 (and 3) of s (tests only).
+//
+//go:noescape
+func vecSqrAVX512(s *[256]uint64)
 
 // vecAddAVX512 sets slot 2 = Add of slots 0, 1 (and 3) of s (tests only).
 //

@@ -19,10 +19,11 @@ type step struct {
 }
 
 // scalarSum is the chain on two scalar accumulators, the reference.
-func scalarSum(steps []step) [2]point.Jacobian {
-	var acc [2]point.Jacobian
-	acc[0].SetInfinity()
-	acc[1].SetInfinity()
+func scalarSum(steps []step) [Groups]point.Jacobian {
+	var acc [Groups]point.Jacobian
+	for g := range acc {
+		acc[g].SetInfinity()
+	}
 	for _, s := range steps {
 		if s.double {
 			for g := range acc {
@@ -89,7 +90,7 @@ func randomChain(rng *rand.Rand, steps, maxAdds int) []step {
 				continue
 			}
 			seen[e] = true
-			ss = append(ss, step{a: e, neg: rng.IntN(2) == 1, g: rng.IntN(2)})
+			ss = append(ss, step{a: e, neg: rng.IntN(2) == 1, g: rng.IntN(Groups)})
 		}
 	}
 	return ss
@@ -101,7 +102,10 @@ func checkChain(t *testing.T, name string, ss []step) {
 	c := build(ss)
 	saved := *c
 	j := point.Jacobian{X: field.Element{1}, Y: field.Element{2}, Z: field.Element{3}}
-	got := [2]point.Jacobian{j, j}
+	var got [Groups]point.Jacobian
+	for g := range got {
+		got[g] = j
+	}
 	if !c.Sum(&got) {
 		t.Fatalf("%s: Sum refused a chain without special cases", name)
 	}
@@ -125,9 +129,9 @@ func TestChainRandom(t *testing.T) {
 		n = 60
 	}
 	for i := 0; i < n; i++ {
-		// The two-group split chain's shape (10 steps, about 11 additions
-		// each), and others: long, sparse, dense.
-		shapes := [][2]int{{10, 21}, {40, 3}, {5, 30}, {1, 8}, {3, 1}}
+		// The split chain's shape in four groups (5 steps, about 21
+		// additions each), and others: long, sparse, dense.
+		shapes := [][2]int{{5, 43}, {40, 3}, {5, 30}, {1, 8}, {3, 1}}
 		sh := shapes[i%len(shapes)]
 		checkChain(t, "random", randomChain(rng, sh[0], sh[1]))
 	}
@@ -159,16 +163,16 @@ func TestChainShapes(t *testing.T) {
 	for name, ss := range cases {
 		checkChain(t, name, ss)
 	}
-	// The most additions a chain may hold: 128 rounds of eight.
+	// The most additions a chain may hold: 128 rounds of eight, 16 steps of
+	// 64 distinct entries, 16 for each group.
 	var ss []step
-	for i := 0; i < 128*8; i++ {
-		s := a(i%40, i%3 == 0)
-		if i%2 == 1 {
-			s = b(i%40, i%5 == 0)
-		}
-		ss = append(ss, s)
-		if i%16 == 15 {
-			ss = append(ss, d)
+	for st := 0; st < 16; st++ {
+		ss = append(ss, d)
+		for i := 0; i < 64; i++ {
+			// A permutation of the 1280 entries, mixing the runs: a lane
+			// adding multiples of one B only can meet its own sum.
+			e := (st*64 + i) * 797 % (gtable.Runs * gtable.PerRun)
+			ss = append(ss, step{a: entry(e/gtable.PerRun, e), neg: e%3 == 0, g: i % Groups})
 		}
 	}
 	checkChain(t, "full", ss)
@@ -181,9 +185,9 @@ func TestChainRefuses(t *testing.T) {
 	if !Available {
 		t.Skip("no AVX-512 IFMA")
 	}
-	four := func(g int) []step {
+	full := func(g int) []step {
 		var ss []step
-		for i := 0; i < 4; i++ {
+		for i := 0; i < perGroup; i++ {
 			ss = append(ss, step{a: entry(i, i), g: g})
 		}
 		return ss
@@ -192,24 +196,27 @@ func TestChainRefuses(t *testing.T) {
 	cases := map[string][]step{
 		// The fifth addition of a group goes to its first lane again, with
 		// no doubling between.
-		"same point":     append(four(0), step{a: entry(0, 0)}),
-		"opposite point": append(four(1), step{a: entry(0, 0), neg: true, g: 1}),
+		"same point":     append(full(0), step{a: entry(0, 0)}),
+		"opposite point": append(full(1), step{a: entry(0, 0), neg: true, g: 1}),
 	}
-	// Across a doubling: lane 4 gets 3·B, doubles to 6·B, adds 5·B, then
-	// −11·B (B = 2^(RunLen·5)·G; entry(5, i) is (2i + 1)·B).
+	// Across a doubling: group 1's first lane gets 3·B, doubles to 6·B,
+	// adds 5·B, then −11·B (B = 2^(RunLen·5)·G; entry(5, i) is (2i + 1)·B).
 	ss := []step{{a: entry(5, 1), g: 1}}
-	for i := 1; i < 4; i++ {
+	for i := 1; i < perGroup; i++ {
 		ss = append(ss, step{a: entry(i, 7), g: 1}, step{a: entry(i, 7)})
 	}
 	ss = append(ss, d, step{a: entry(5, 2), g: 1})
-	for i := 1; i < 4; i++ {
+	for i := 1; i < perGroup; i++ {
 		ss = append(ss, step{a: entry(i, 9), g: 1})
 	}
 	cases["after a doubling"] = append(ss, step{a: entry(5, 5), neg: true, g: 1})
 	for name, ss := range cases {
 		c := build(ss)
 		j := point.Jacobian{X: field.Element{1}, Y: field.Element{2}, Z: field.Element{3}}
-		sums := [2]point.Jacobian{j, j}
+		var sums [Groups]point.Jacobian
+		for g := range sums {
+			sums[g] = j
+		}
 		saved := sums
 		if c.Sum(&sums) {
 			t.Errorf("%s: Sum accepted a lane with H = 0", name)
@@ -219,10 +226,10 @@ func TestChainRefuses(t *testing.T) {
 		}
 	}
 	var c Chain
-	for i := 0; i < 128*4+1; i++ {
+	for i := 0; i < 128*perGroup+1; i++ {
 		c.Add(entry(i, i), false, 0)
 	}
-	var sums [2]point.Jacobian
+	var sums [Groups]point.Jacobian
 	if c.Sum(&sums) {
 		t.Error("Sum accepted a chain of more than 128 rounds")
 	}
@@ -234,7 +241,7 @@ func TestSumAllocs(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
 	c := build(randomChain(rng, 20, 11))
-	var sums [2]point.Jacobian
+	var sums [Groups]point.Jacobian
 	if n := testing.AllocsPerRun(20, func() { c.Sum(&sums) }); n != 0 {
 		t.Errorf("Sum allocates %.0f times", n)
 	}
@@ -245,10 +252,11 @@ func BenchmarkSum(b *testing.B) {
 		b.Skip("no AVX-512 IFMA")
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
-	// The two-group split chain's shape: 10 steps, about 107 additions.
-	ss := randomChain(rng, 10, 21)
+	// The split chain's shape in four groups: 5 steps, about 107
+	// additions.
+	ss := randomChain(rng, 5, 43)
 	c := build(ss)
-	var sums [2]point.Jacobian
+	var sums [Groups]point.Jacobian
 	b.Run("lanes", func(b *testing.B) {
 		for b.Loop() {
 			c.Sum(&sums)

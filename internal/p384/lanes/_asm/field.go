@@ -147,7 +147,7 @@ func vnormalize(r []VecPhysical, arith bool, tmp VecPhysical) {
 func vmulBody(dst, x, y vfe) {
 	t := zs(0, 2*limbs) // columns 0..15
 	xs := zs(16, limbs) // x's limbs
-	yj, m, s0 := Z24, Z25, Z26
+	yj := Z24
 	for i := range t {
 		VPXORQ(t[i], t[i], t[i])
 	}
@@ -160,22 +160,65 @@ func vmulBody(dst, x, y vfe) {
 			VPMADD52HUQ(yj, xs[i], t[i+j+1])
 		}
 	}
+	vreduce(dst, t)
+}
+
+// vsqrBody emits dst = x·x·2^−416 + (a multiple of p), as vmulBody with
+// 36 limb products instead of 64: the 28 products x_i·x_j (i < j) once,
+// the columns doubled (by additions: they run beside the products, which
+// use the multiplier's port), then the eight squares x_i². dst may be x.
+func vsqrBody(dst, x vfe) {
+	t := zs(0, 2*limbs)
+	xs := zs(16, limbs)
+	for i := range t {
+		VPXORQ(t[i], t[i], t[i])
+	}
+	vload(xs, x)
+	Comment("Cross products x_i·x_j, i < j, into columns i+j and i+j+1.")
+	for i := 0; i < limbs; i++ {
+		for j := i + 1; j < limbs; j++ {
+			VPMADD52LUQ(xs[j], xs[i], t[i+j])
+			VPMADD52HUQ(xs[j], xs[i], t[i+j+1])
+		}
+	}
+	Comment("Doubled, then the squares x_i² into columns 2i and 2i+1.")
+	for k := 1; k < 2*limbs; k++ {
+		VPADDQ(t[k], t[k], t[k])
+	}
+	for i := 0; i < limbs; i++ {
+		VPMADD52LUQ(xs[i], xs[i], t[2*i])
+		VPMADD52HUQ(xs[i], xs[i], t[2*i+1])
+	}
+	vreduce(dst, t)
+}
+
+// vreduce emits the Montgomery reduction of the sixteen columns t (signed,
+// |t_k| < 2^58) into dst: eight rounds, then the carries of the top half.
+// It uses Z24–Z27.
+//
+// Round i never adds lo(m·(2^32 − 1)) to column i, whose only use is its
+// carry: with t_i = 2^52·q + r (0 ≤ r < 2^52) that low part is 2^52 − r
+// if r ≠ 0 and 0 if r = 0, so the carry is q + [r ≠ 0] =
+// (t_i + 2^52 − 1) >> 52, computed from t_i beside m. And lo(m·(2^52 − 2^44))
+// goes through a register of its own, so that column i + 1, on which the
+// next round waits, takes its two products side by side.
+func vreduce(dst vfe, t []VecPhysical) {
+	m, s0, p7, u := Z25, Z26, Z24, Z27
 	Comment("Eight rounds: m = t_i·(2^32 + 1) mod 2^52, then t += m·p·2^(52i).")
-	p7 := yj
 	broadcast(1<<20, p7)
 	for i := 0; i < limbs; i++ {
-		if i > 0 {
-			VPSRAQ(U8(52), t[i-1], s0)
-			VPADDQ(s0, t[i], t[i])
-		}
 		VPSLLQ(U8(32), t[i], m)
 		VPADDQ(t[i], m, m)
 		VPANDQ(zMask, m, m)
-		// m·(2^32 − 1): its low 52 bits clear column i.
-		VPMADD52LUQ(zPLow, m, t[i])
+		// The carry of column i once m·(2^32 − 1) clears it.
+		VPADDQ(zMask, t[i], s0)
+		VPSRAQ(U8(52), s0, s0)
+		VPADDQ(s0, t[i+1], t[i+1])
+		// hi(m·(2^32 − 1)), and −m·2^96 = m·(2^52 − 2^44)·2^52 − m·2^104.
+		VPXORQ(u, u, u)
+		VPMADD52LUQ(zP1, m, u)
 		VPMADD52HUQ(zPLow, m, t[i+1])
-		// −m·2^96 = m·(2^52 − 2^44)·2^52 − m·2^104.
-		VPMADD52LUQ(zP1, m, t[i+1])
+		VPADDQ(u, t[i+1], t[i+1])
 		VPMADD52HUQ(zP1, m, t[i+2])
 		VPSUBQ(m, t[i+2], t[i+2])
 		// −m·2^128 = m·(2^52 − 2^24)·2^104 − m·2^156.
@@ -186,8 +229,6 @@ func vmulBody(dst, x, y vfe) {
 		VPMADD52LUQ(p7, m, t[i+7])
 		VPMADD52HUQ(p7, m, t[i+8])
 	}
-	VPSRAQ(U8(52), t[limbs-1], s0)
-	VPADDQ(s0, t[limbs], t[limbs])
 	r := t[limbs:]
 	vnormalize(r, true, s0)
 	vstore(dst, r)

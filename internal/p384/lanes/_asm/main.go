@@ -109,11 +109,16 @@ func (v vecOps) bound(s slot) int {
 	return b
 }
 
+// mul emits dst = x·y, through the squaring when x is y.
 func (v vecOps) mul(dst, x, y slot) {
 	if v.bound(x)*v.bound(y) > 1<<32 {
 		panic("product bound")
 	}
-	vcall("mul", dst, x, y, 0)
+	op := "mul"
+	if x == y {
+		op = "sqr"
+	}
+	vcall(op, dst, x, y, 0)
 	v.b[dst] = 2
 }
 
@@ -439,6 +444,7 @@ func genSubroutines() {
 		body func()
 	}{
 		{"mul", func() { vmulBody(vdst, vx, vy) }},
+		{"sqr", func() { vsqrBody(vdst, vx) }},
 		{"add", func() { vaddBody(vdst, vx, vy) }},
 		{"sub", func() { vsubBody(vdst, vx, vy, vk) }},
 		{"fold", func() { vfoldBody(vdst, vx) }},
@@ -468,7 +474,7 @@ func subroutine(name string, doc ...string) {
 // for the K·p of a subtraction or p of canon) into slot 2, for the tests.
 func genTestKernels() {
 	sig := fmt.Sprintf("func(s *[%d]uint64)", 4*8*limbs)
-	for _, op := range []string{"Mul", "Add", "Sub", "Fold", "Canon"} {
+	for _, op := range []string{"Mul", "Sqr", "Add", "Sub", "Fold", "Canon"} {
 		TEXT("vec"+op+"AVX512", NOSPLIT, sig)
 		Doc(fmt.Sprintf("vec%sAVX512 sets slot 2 = %s of slots 0, 1 (and 3) of s (tests only).", op, op))
 		Pragma("noescape")
