@@ -39,8 +39,13 @@ type round struct {
 // Groups is the number of sums a Chain keeps, each on Lanes/Groups lanes.
 const Groups = 4
 
-// perGroup is the number of lanes of a group.
+// perGroup is the number of lanes of a group. The kernel adds the two
+// lanes of each group before it returns (the odd lanes come back at
+// infinity), so a group is a pair of lanes.
 const perGroup = 8 / Groups
+
+var _ [perGroup - 2]struct{} // the kernel's pairs
+var _ [2 - perGroup]struct{}
 
 // A Chain is Groups sums Σ ±aᵢ·2^dᵢ being built, one per group of lanes:
 // Double doubles them all, Add adds a point to one. Its zero value is an
@@ -124,21 +129,8 @@ func (c *Chain) Sum(sums *[Groups]point.Jacobian) bool {
 			return false // a lane met H = 0: its Z stays 0 from then on
 		}
 	}
-	var q point.Cached
 	for g := range sums {
-		s := part[perGroup*g]
-		for l := perGroup*g + 1; l < perGroup*(g+1); l++ {
-			if part[l].Z.IsZero() == 1 {
-				continue
-			}
-			if s.Z.IsZero() == 1 {
-				s = part[l]
-				continue
-			}
-			q.Set(&part[l])
-			s.AddCachedVartime(&q, false)
-		}
-		sums[g] = s
+		sums[g] = part[perGroup*g] // the kernel added the pair (its odd lane is at infinity)
 	}
 	return true
 }

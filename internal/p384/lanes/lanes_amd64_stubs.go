@@ -24,6 +24,10 @@ func vdouble()
 // on the slots at DI, every lane. Declared for the assembler's checks only.
 func vmadd()
 
+// vadd2 is a subroutine of chain8AVX512: X3, Y3, Z3 = (X, Y, Z) + (X2, Y2,
+// Z2) on the slots at DI, every lane. Declared for the assembler's checks only.
+func vadd2()
+
 // vmul is a subroutine: (R10) = mul of (R8), (R9), (R11); constants in
 // Z28–Z31. Declared for the assembler's checks only.
 func vmul()

@@ -198,6 +198,10 @@ func TestChainRefuses(t *testing.T) {
 		// no doubling between.
 		"same point":     append(full(0), step{a: entry(0, 0)}),
 		"opposite point": append(full(1), step{a: entry(0, 0), neg: true, g: 1}),
+		// The two lanes of a group hold the same point, or opposite ones,
+		// when their sums are added at the end.
+		"pair equal":    {{a: entry(3, 3), g: 2}, {a: entry(3, 3), g: 2}},
+		"pair opposite": {{a: entry(3, 3), g: 3}, {a: entry(3, 3), neg: true, g: 3}},
 	}
 	// Across a doubling: group 1's first lane gets 3·B, doubles to 6·B,
 	// adds 5·B, then −11·B (B = 2^(RunLen·5)·G; entry(5, i) is (2i + 1)·B).

@@ -56,6 +56,11 @@ const (
 	sT5
 	sT6
 	sT7
+	sT8
+	sT9
+	sX2 // the neighbouring lanes' accumulators, for the pairs' addition
+	sY2
+	sZ2
 	sZero // constants
 	sOne  // 2^416 mod p: 1 in the vector domain
 	sOut  // 2^384 mod p: multiplying by it maps the vector domain to the table's
@@ -234,6 +239,70 @@ func checkWithin(ops vecOps, out map[slot]slot) {
 // (2p − y ≤ 2p < 3p).
 var addendBounds = map[slot]int{sEX: 2, sEY: 3}
 
+// add is the addition (X3, Y3, Z3) = (X, Y, Z) + (X2, Y2, Z2) of two
+// Jacobian points, the general case (add-2007-bl without its factors 2):
+// U1 = X·Z2², U2 = X2·Z², S1 = Y·Z2³, S2 = Y2·Z³, H = U2 − U1, R = S2 − S1,
+// X3 = R² − H³ − 2·U1·H², Y3 = R(U1·H² − X3) − S1·H³, Z3 = Z·Z2·H. H = 0
+// makes Z3 = 0, as in madd.
+const add = `
+z1 = Z·Z; z2 = Z2·Z2; u1 = X·z2; u2 = X2·z1
+t = Z2·z2; s1 = Y·t; t = Z·z1; s2 = Y2·t
+h = u2 − u1; r = s2 − s1; hh = h·h; hhh = h·hh; v = u1·hh
+t = r·r; X3 = t − hhh; t = v + v; X3 = X3 − t
+t = v − X3; t = r·t; s1 = s1·hhh; Y3 = t − s1
+t = Z·Z2; Z3 = t·h
+`
+
+func genAdd() {
+	subroutine("vadd2", "vadd2 is a subroutine of chain8AVX512: X3, Y3, Z3 = (X, Y, Z) + (X2, Y2,",
+		"Z2) on the slots at DI, every lane. Declared for the assembler's checks only.")
+	ops := withAcc(map[slot]int{sX2: accBounds[sX], sY2: accBounds[sY], sZ2: accBounds[sZ]})
+	runFormula(ops, add, map[string]slot{
+		"X": sX, "Y": sY, "Z": sZ, "X2": sX2, "Y2": sY2, "Z2": sZ2, "X3": sX3, "Y3": sY3, "Z3": sZ3,
+		"z1": sT0, "z2": sT1, "u1": sT2, "u2": sT3, "t": sT4, "s1": sT5, "s2": sT6, "h": sT7,
+		"r": sT8, "hh": sT9, "hhh": sT0, "v": sT1,
+	})
+	checkWithin(ops, map[slot]slot{sX3: sX, sY3: sY, sZ3: sZ})
+	RET()
+}
+
+// genPairs emits the addition of each even lane's accumulator and its odd
+// neighbour's (the two lanes of a group), left in the even lane; the odd
+// lanes are then reported at infinity.
+func genPairs() {
+	Comment("Lane pairs: X2, Y2, Z2 = the accumulators with lanes 2i and 2i+1 swapped.")
+	for c, s := range []slot{sX, sY, sZ} {
+		d := []slot{sX2, sY2, sZ2}[c]
+		for i := 0; i < limbs; i++ {
+			VPSHUFD(U8(0x4e), s.at().limb(i), Z0)
+			VMOVDQU64(Z0, d.at().limb(i))
+		}
+	}
+	CALL(fn("vadd2"))
+	Comment("K5 = the lanes whose neighbour is at infinity (K4's bits swapped in pairs).")
+	KMOVB(K4, EAX)
+	MOVL(EAX, EDX)
+	ANDL(U32(0x55), EAX)
+	SHLL(U8(1), EAX)
+	SHRL(U8(1), EDX)
+	ANDL(U32(0x55), EDX)
+	ORL(EDX, EAX)
+	KMOVB(EAX, K5)
+	Comment("Where both lanes of a pair are present the even lane takes the sum (K6);",
+		"elsewhere it keeps its own accumulator (the odd lane holds an addend only",
+		"if the even one does: Chain fills a group's lanes in order).")
+	KORB(K4, K5, K6)
+	KNOTB(K6, K6)
+	for c, s := range []slot{sX, sY, sZ} {
+		vmerge(s, []slot{sX3, sY3, sZ3}[c], K6)
+	}
+	Comment("A pair is at infinity if both its lanes are; the odd lanes are left out.")
+	KANDB(K4, K5, K4)
+	MOVL(U32(0xaa), EAX)
+	KMOVB(EAX, K5)
+	KORB(K4, K5, K4)
+}
+
 func genDouble() {
 	subroutine("vdouble", "vdouble is a subroutine of chain8AVX512: X, Y, Z = 2·(X, Y, Z) on the",
 		"slots at DI, every lane. Declared for the assembler's checks only.")
@@ -356,6 +425,7 @@ func genKernel() {
 	JNZ(LabelRef("tdbl"))
 
 	Label("out")
+	genPairs()
 	Comment("Back to the table's domain (·2^384 mod p, then mod p) into out.")
 	for c, s := range []slot{sX, sY, sZ} {
 		vcall("mul", sT0, s, sOut, 0)
@@ -373,6 +443,7 @@ func genKernel() {
 	genLookup()
 	genDouble()
 	genMadd()
+	genAdd()
 	genSubroutines()
 }
 
