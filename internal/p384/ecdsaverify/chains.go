@@ -144,10 +144,7 @@ func (pl *plan) laneSum(acc *point.Jacobian, tab []point.Affine, per int) bool {
 		for i := 0; i < k && sum.Z.IsZero() == 0; i++ {
 			sum.Double()
 		}
-		if s[g].Z.IsZero() == 1 {
-			continue
-		}
-		q.Set(&s[g])
+		q.Set(&s[g]) // at infinity too: the cached addition keeps sum then
 		sum.AddCachedVartime(&q, false)
 	}
 	*acc = sum

@@ -88,13 +88,15 @@ func keyTable(t testing.TB, d *big.Int, w uint) (q point.Affine, tab []point.Aff
 // laneScalars returns the scalars TestLanesTwin tries: 0, 1, 2, 3, n−1,
 // n−2; for every run j, a random value whose digits all fall in run j; the
 // small odd multiples 1, 3, 127 at the first and the last position of a
-// run (RunLen·j, RunLen·j + RunLen − 1) and at the two groups' boundary
-// inside it (half − 1 and half, half = RunLen/2), for every run (under
+// run (RunLen·j, RunLen·j + RunLen − 1), at laneSum's group boundaries
+// next to them (k − 1, k, RunLen − k − 1, RunLen − k, k the steps of a
+// group) and in the middle (half − 1, half, half = RunLen/2), for every run (under
 // -short, the runs 0, 1, half − 1, half, Runs − 2, Runs − 1); and scalars
 // with a digit in every run at one position, all 1 or random odd
 // multiples (many additions in one step: several rounds of one group).
 func laneScalars(r *prand.Rand) []*big.Int {
 	const half = RunLen / 2
+	const k = (RunLen + lanes.Groups - 1) / lanes.Groups // laneSum's steps per group
 	out := []*big.Int{big.NewInt(0), big.NewInt(1), big.NewInt(2), big.NewInt(3),
 		new(big.Int).Sub(nBig, big.NewInt(1)), new(big.Int).Sub(nBig, big.NewInt(2))}
 	// top is the bit length a value shifted to run j may have and stay
@@ -117,7 +119,7 @@ func laneScalars(r *prand.Rand) []*big.Int {
 		}
 	}
 	for _, j := range runs {
-		for _, pos := range []int{0, half - 1, half, RunLen - 1} {
+		for _, pos := range []int{0, k - 1, k, half - 1, half, RunLen - k - 1, RunLen - k, RunLen - 1} {
 			p := RunLen*j + pos
 			if p >= curveBits {
 				continue
@@ -230,21 +232,24 @@ func TestLanesTwin(t *testing.T) {
 
 // TestLanesFallback crafts chains in which a lane adds a point equal to or
 // opposite of its partial sum (the lane's H = 0). Chain.Add gives group
-// g's k-th addition of a step to lane 4g + k%4, and the plan lists a
-// step's addends G's first, then Q's: with four G digits in a step, the
-// key's first addend of that step lands in the same lane as G's first. For
-// the key 1 (Q's runs are G's) and u1 = u2 = Σⱼ<4 2^(RunLen·j + t), that
-// is the same table point twice; for the key n−1, its opposite. The key 2
-// with u1 = 2^(t+1), u2 = 2^t meets it across a doubling: one lane holds
-// 2^(t+1)·G's entry, doubles, and adds Q's entry at t, the same point.
-// laneSum must refuse each (acc unchanged), and SplitSum must still give
+// g's k-th addition of a step to lane 2g + k%2 (two lanes a group), and
+// the plan lists a step's addends G's first, then Q's: with two G digits in
+// a step, the key's first addend of that step lands in the same lane as
+// G's first. For the key 1 (Q's runs are G's) and u1 = u2 = Σⱼ<2
+// 2^(RunLen·j + t), that is the same table point twice; for the key n−1,
+// its opposite. The key 2 with u1 = 2^(t+1), u2 = 2^t meets it across a
+// doubling (t and t+1 in one group's steps): one lane holds 2^(t+1)·G's
+// entry, doubles, and adds Q's entry at t, the same point. laneSum must
+// refuse each (acc unchanged), and SplitSum must still give
 // crypto/elliptic's u1·G + u2·Q, as the scalar chain does.
 func TestLanesFallback(t *testing.T) {
 	set := lanesSwitch(t)
-	const half = RunLen / 2
-	runs4 := func(pos int) *big.Int {
+	// k is laneSum's steps per group; group g takes steps g·k … g·k + k − 1.
+	const k = (RunLen + lanes.Groups - 1) / lanes.Groups
+	const last = lanes.Groups - 1
+	runs2 := func(pos int) *big.Int {
 		v := new(big.Int)
-		for j := 0; j < 4; j++ {
+		for j := 0; j < 8/lanes.Groups; j++ {
 			v.SetBit(v, RunLen*j+pos, 1)
 		}
 		return v
@@ -257,14 +262,15 @@ func TestLanesFallback(t *testing.T) {
 		d      *big.Int
 		u1, u2 *big.Int
 	}{
-		{"same point, group 1, first step", one, runs4(RunLen - 1), runs4(RunLen - 1)},
-		{"same point, group 1, last step", one, runs4(half), runs4(half)},
-		{"same point, group 0, first step", one, runs4(half - 1), runs4(half - 1)},
-		{"same point, group 0, last step", one, runs4(0), runs4(0)},
-		{"opposite point, group 1", nm1, runs4(RunLen - 1), runs4(RunLen - 1)},
-		{"opposite point, group 0", nm1, runs4(0), runs4(0)},
-		{"same point after a doubling, group 0", two, pow(4), pow(3)},
-		{"same point after a doubling, group 1", two, pow(RunLen*2 + half + 1), pow(RunLen*2 + half)},
+		{"same point, last group, first step", one, runs2(RunLen - 1), runs2(RunLen - 1)},
+		{"same point, last group, last step", one, runs2(last * k), runs2(last * k)},
+		{"same point, group 1, first step", one, runs2(2*k - 1), runs2(2*k - 1)},
+		{"same point, group 0, first step", one, runs2(k - 1), runs2(k - 1)},
+		{"same point, group 0, last step", one, runs2(0), runs2(0)},
+		{"opposite point, last group", nm1, runs2(RunLen - 1), runs2(RunLen - 1)},
+		{"opposite point, group 0", nm1, runs2(0), runs2(0)},
+		{"same point after a doubling, group 0", two, pow(k - 1), pow(k - 2)},
+		{"same point after a doubling, group 2", two, pow(RunLen*2 + 2*k + 1), pow(RunLen*2 + 2*k)},
 		{"opposite point after a doubling", nm2, pow(RunLen + 2), pow(RunLen + 1)},
 	}
 	for _, w := range []uint{5, 8} {
@@ -383,7 +389,7 @@ func TestLanesAllocs(t *testing.T) {
 	}
 	_, gtab, _, _ := keyTable(t, big.NewInt(1), 5)
 	var v big.Int
-	for j := 0; j < 4; j++ {
+	for j := 0; j < 8/lanes.Groups; j++ {
 		v.SetBit(&v, RunLen*j, 1)
 	}
 	f := limbs(&v)
