@@ -272,3 +272,98 @@ func BenchmarkSum(b *testing.B) {
 		}
 	})
 }
+
+// laneModel runs a chain the way the kernel does, one scalar accumulator
+// per lane with Chain's lane assignment, and reports whether a lane or a
+// pair met H = 0 (an addend or neighbour with the same x as the sum): then
+// Sum must refuse, and otherwise succeed.
+func laneModel(ss []step) (special bool) {
+	var acc [8]point.Jacobian
+	for l := range acc {
+		acc[l].SetInfinity()
+	}
+	var cnt [Groups]int
+	sameX := func(p *point.Jacobian, x *field.Element, z2 *field.Element) bool {
+		var a, b, pz2 field.Element
+		pz2.Square(&p.Z)
+		a.Mul(x, &pz2)
+		b.Mul(&p.X, z2)
+		return a.Equal(&b) == 1
+	}
+	var one field.Element
+	one.One()
+	for _, s := range ss {
+		if s.double {
+			for l := range acc {
+				if acc[l].Z.IsZero() == 0 {
+					acc[l].Double()
+				}
+			}
+			cnt = [Groups]int{}
+			continue
+		}
+		l := perGroup*s.g + cnt[s.g]%perGroup
+		cnt[s.g]++
+		if acc[l].Z.IsZero() == 0 && sameX(&acc[l], &s.a.X, &one) {
+			return true
+		}
+		acc[l].AddMixedVartime(s.a, s.neg)
+	}
+	for g := 0; g < Groups; g++ {
+		p, q := &acc[perGroup*g], &acc[perGroup*g+1]
+		if p.Z.IsZero() == 0 && q.Z.IsZero() == 0 {
+			var qz2 field.Element
+			qz2.Square(&q.Z)
+			if sameX(p, &q.X, &qz2) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FuzzChain builds a chain from the input (each zero byte a doubling, any
+// other an addition of one of 1280 table points with its sign and group)
+// and checks Sum against the scalar chains and the lane model: Sum refuses
+// exactly when a lane meets H = 0 (or the chain needs more than 128
+// rounds), and otherwise gives the scalar sums.
+func FuzzChain(f *testing.F) {
+	f.Add([]byte{0x01, 0x02, 0x00, 0x83, 0x44})
+	f.Add([]byte{0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x00, 0x11, 0x21, 0x31})
+	f.Add([]byte("000\xf80\xf80000000")) // multiples of one point: a lane meets H = 0
+	f.Add([]byte{0x05, 0x05})            // one point twice in a pair
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !Available {
+			t.Skip("no AVX-512 IFMA")
+		}
+		if len(data) > 600 {
+			data = data[:600]
+		}
+		var ss []step
+		for i, b := range data {
+			if b == 0 {
+				ss = append(ss, step{double: true})
+				continue
+			}
+			e := entry(int(b)%gtable.Runs, i*7+int(b)>>3)
+			ss = append(ss, step{a: e, neg: b&0x40 != 0, g: int(b>>4) % Groups})
+		}
+		c := build(ss)
+		special := laneModel(ss) || c.overflow // past 128 rounds: TestChainRefuses
+
+		var got [Groups]point.Jacobian
+		ok := c.Sum(&got)
+		if ok == special {
+			t.Fatalf("Sum reports %v, the lane model special = %v", ok, special)
+		}
+		if !ok {
+			return
+		}
+		want := scalarSum(ss)
+		for g := range got {
+			if !equal(&got[g], &want[g]) {
+				t.Fatalf("group %d's sum differs from the scalar chain", g)
+			}
+		}
+	})
+}
