@@ -18,6 +18,8 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
+
+	"github.com/p256tls/p256tls/internal/_asmlib"
 )
 
 func main() {
@@ -35,7 +37,7 @@ type slot int
 
 const slotSize = 64 * limbs
 
-func (s slot) at() vfe { return vfe{RDI, int(s)} }
+func (s slot) at() asmlib.VecFE { return asmlib.VecFE{Base: RDI, Off: int(s)} }
 
 // The scratch space: the accumulators, the addition's result and addend,
 // temporaries, then constants.
@@ -86,11 +88,11 @@ var scratchBytes = int(sKP) + slotSize*len(kps)
 // vcall emits dst = op(x, y) through the subroutine of op, k the K·p slot
 // of a subtraction.
 func vcall(op string, dst, x, y, k slot) {
-	LEAQ(x.at().limb(0), R8)
-	LEAQ(y.at().limb(0), R9)
-	LEAQ(dst.at().limb(0), R10)
+	LEAQ(x.at().Limb(0), R8)
+	LEAQ(y.at().Limb(0), R9)
+	LEAQ(dst.at().Limb(0), R10)
 	if op == "sub" || op == "canon" {
-		LEAQ(k.at().limb(0), R11)
+		LEAQ(k.at().Limb(0), R11)
 	}
 	CALL(fn("v" + op))
 }
@@ -99,8 +101,9 @@ func vcall(op string, dst, x, y, k slot) {
 // package (avo writes a label reference as it is).
 func fn(name string) LabelRef { return LabelRef("·" + name + "(SB)") }
 
-// vecOps emits the field operations of the formulas and checks their
-// bounds: b maps each slot to a B with value < B·p.
+// vecOps emits the field operations of the formulas (an asmlib.FieldOps,
+// run by asmlib.RunFormula) and checks their bounds: b maps each slot to a
+// B with value < B·p.
 type vecOps struct{ b map[slot]int }
 
 // maxSum keeps every sum far below 2^416 ≈ 2^32·p.
@@ -114,8 +117,8 @@ func (v vecOps) bound(s slot) int {
 	return b
 }
 
-// mul emits dst = x·y, through the squaring when x is y.
-func (v vecOps) mul(dst, x, y slot) {
+// Mul emits dst = x·y, through the squaring when x is y.
+func (v vecOps) Mul(dst, x, y slot) {
 	if v.bound(x)*v.bound(y) > 1<<32 {
 		panic("product bound")
 	}
@@ -127,7 +130,7 @@ func (v vecOps) mul(dst, x, y slot) {
 	v.b[dst] = 2
 }
 
-func (v vecOps) add(dst, x, y slot) {
+func (v vecOps) Add(dst, x, y slot) {
 	bd := v.bound(x) + v.bound(y)
 	if bd > maxSum {
 		panic("sum bound")
@@ -136,8 +139,8 @@ func (v vecOps) add(dst, x, y slot) {
 	v.b[dst] = bd
 }
 
-// sub emits dst = x − y + K·p for the smallest kept K ≥ By.
-func (v vecOps) sub(dst, x, y slot) {
+// Sub emits dst = x − y + K·p for the smallest kept K ≥ By.
+func (v vecOps) Sub(dst, x, y slot) {
 	k := 0
 	for _, c := range kps {
 		if c >= v.bound(y) {
@@ -151,39 +154,6 @@ func (v vecOps) sub(dst, x, y slot) {
 	bd := v.bound(x) + k
 	vcall("sub", dst, x, y, kpSlot(k))
 	v.b[dst] = bd
-}
-
-// runFormula emits prog, lines of steps "d = x·y", "d = x + y" or
-// "d = x − y" separated by semicolons, on the slots of vars, each line
-// preceded by itself as a comment.
-func runFormula(f vecOps, prog string, vars map[string]slot) {
-	get := func(name string) slot {
-		s, ok := vars[name]
-		if !ok {
-			panic(fmt.Sprintf("formula: no slot for %q", name))
-		}
-		return s
-	}
-	for _, line := range strings.Split(strings.TrimSpace(prog), "\n") {
-		Comment(line)
-		for _, st := range strings.Split(line, ";") {
-			fs := strings.Fields(strings.ReplaceAll(st, "·", " · "))
-			if len(fs) != 5 || fs[1] != "=" {
-				panic(fmt.Sprintf("formula: cannot read step %q", st))
-			}
-			d, x, op, y := get(fs[0]), get(fs[2]), fs[3], get(fs[4])
-			switch op {
-			case "·":
-				f.mul(d, x, y)
-			case "+":
-				f.add(d, x, y)
-			case "−":
-				f.sub(d, x, y)
-			default:
-				panic(fmt.Sprintf("formula: unknown operation in %q", st))
-			}
-		}
-	}
 }
 
 // accBounds are the bounds the accumulators keep between operations: the
@@ -257,7 +227,7 @@ func genAdd() {
 	subroutine("vadd2", "vadd2 is a subroutine of chain8AVX512: X3, Y3, Z3 = (X, Y, Z) + (X2, Y2,",
 		"Z2) on the slots at DI, every lane. Declared for the assembler's checks only.")
 	ops := withAcc(map[slot]int{sX2: accBounds[sX], sY2: accBounds[sY], sZ2: accBounds[sZ]})
-	runFormula(ops, add, map[string]slot{
+	asmlib.RunFormula(ops, add, map[string]slot{
 		"X": sX, "Y": sY, "Z": sZ, "X2": sX2, "Y2": sY2, "Z2": sZ2, "X3": sX3, "Y3": sY3, "Z3": sZ3,
 		"z1": sT0, "z2": sT1, "u1": sT2, "u2": sT3, "t": sT4, "s1": sT5, "s2": sT6, "h": sT7,
 		"r": sT8, "hh": sT9, "hhh": sT0, "v": sT1,
@@ -274,8 +244,8 @@ func genPairs() {
 	for c, s := range []slot{sX, sY, sZ} {
 		d := []slot{sX2, sY2, sZ2}[c]
 		for i := 0; i < limbs; i++ {
-			VPSHUFD(U8(0x4e), s.at().limb(i), Z0)
-			VMOVDQU64(Z0, d.at().limb(i))
+			VPSHUFD(U8(0x4e), s.at().Limb(i), Z0)
+			VMOVDQU64(Z0, d.at().Limb(i))
 		}
 	}
 	CALL(fn("vadd2"))
@@ -307,7 +277,7 @@ func genDouble() {
 	subroutine("vdouble", "vdouble is a subroutine of chain8AVX512: X, Y, Z = 2·(X, Y, Z) on the",
 		"slots at DI, every lane. Declared for the assembler's checks only.")
 	ops := withAcc(nil)
-	runFormula(ops, dbl, map[string]slot{
+	asmlib.RunFormula(ops, dbl, map[string]slot{
 		"X": sX, "Y": sY, "Z": sZ, "d": sT0, "g": sT1, "be": sT2, "t0": sT3, "t1": sT4,
 		"al": sT5, "b2": sT6, "b4": sT7,
 	})
@@ -319,7 +289,7 @@ func genMadd() {
 	subroutine("vmadd", "vmadd is a subroutine of chain8AVX512: X3, Y3, Z3 = (X, Y, Z) + (EX, EY)",
 		"on the slots at DI, every lane. Declared for the assembler's checks only.")
 	ops := withAcc(addendBounds)
-	runFormula(ops, madd, map[string]slot{
+	asmlib.RunFormula(ops, madd, map[string]slot{
 		"X": sX, "Y": sY, "Z": sZ, "EX": sEX, "EY": sEY, "X3": sX3, "Y3": sY3, "Z3": sZ3,
 		"zz": sT0, "u2": sT1, "zzz": sT2, "s2": sT3, "h": sT4, "r": sT5, "hh": sT6, "hhh": sT7,
 		"v": sT0, "t": sT1,
@@ -329,12 +299,7 @@ func genMadd() {
 }
 
 // vconst stores the radix-2^52 limbs of c, broadcast to every lane, at dst.
-func vconst(dst slot, c *big.Int) {
-	for i, l := range radix52(c) {
-		broadcast(l, Z0)
-		VMOVDQU64(Z0, dst.at().limb(i))
-	}
-}
+func vconst(dst slot, c *big.Int) { asmlib.VConst(dst.at(), asmlib.Radix52(c, limbs), Z0) }
 
 // kernelSetup loads the register constants and stores the slot constants.
 func kernelSetup() {
@@ -382,8 +347,8 @@ func genKernel() {
 		"accumulators start at 0 so that no lane computes on stale data.")
 	KXNORB(K4, K4, K4)
 	for _, s := range []slot{sX, sY, sZ} {
-		LEAQ(sZero.at().limb(0), R8)
-		LEAQ(s.at().limb(0), R10)
+		LEAQ(sZero.at().Limb(0), R8)
+		LEAQ(s.at().Limb(0), R10)
 		CALL(fn("vcopy"))
 	}
 	TESTQ(RSI, RSI)
@@ -429,8 +394,8 @@ func genKernel() {
 	Comment("Back to the table's domain (·2^384 mod p, then mod p) into out.")
 	for c, s := range []slot{sX, sY, sZ} {
 		vcall("mul", sT0, s, sOut, 0)
-		LEAQ(sT0.at().limb(0), R8)
-		LEAQ(kpSlot(1).at().limb(0), R11)
+		LEAQ(sT0.at().Limb(0), R8)
+		LEAQ(kpSlot(1).at().Limb(0), R11)
 		MOVQ(R13, R10)
 		ADDQ(U32(uint32(c*slotSize)), R10)
 		CALL(fn("vcanon"))
@@ -453,9 +418,9 @@ const maxRounds = 128
 // vmerge sets dst = src in the lanes of k.
 func vmerge(dst, src slot, k OpmaskPhysical) {
 	for i := 0; i < limbs; i++ {
-		VMOVDQU64(dst.at().limb(i), Z0)
-		VMOVDQU64(src.at().limb(i), k, Z0)
-		VMOVDQU64(Z0, dst.at().limb(i))
+		VMOVDQU64(dst.at().Limb(i), Z0)
+		VMOVDQU64(src.at().Limb(i), k, Z0)
+		VMOVDQU64(Z0, dst.at().Limb(i))
 	}
 }
 
@@ -469,7 +434,7 @@ func genLookup() {
 	Comment("Gather the twelve words of each lane's point.Affine (X then Y).")
 	VMOVDQU64(Mem{Base: RBX, Disp: roundEnt}, Z12)
 	XORQ(RAX, RAX)
-	w := zs(0, 12)
+	w := asmlib.Zmms(0, 12)
 	for k := 0; k < 12; k++ {
 		VPXORQ(w[k], w[k], w[k])
 		KMOVB(K2, K1)
@@ -479,7 +444,7 @@ func genLookup() {
 		"the same value in the vector domain, cut into 52-bit limbs, then folded.")
 	for c, dst := range []slot{sEX, sEY} {
 		a := w[6*c : 6*c+6]
-		l := zs(13, limbs)
+		l := asmlib.Zmms(13, limbs)
 		VPSLLQ(U8(44), a[0], l[0])
 		VPSRLQ(U8(12), l[0], l[0])
 		// l_i = (a[q] >> s | a[q+1] << (64 − s)) & mask, bit 52i − 32 of a.
@@ -495,14 +460,14 @@ func genLookup() {
 				VPANDQ(zMask, l[i], l[i])
 			}
 		}
-		vfoldRegs(l, zs(21, 3))
-		vstore(dst.at(), l)
+		vfoldRegs(l, asmlib.Zmms(21, 3))
+		asmlib.VStore(dst.at(), l)
 	}
 	Comment("EY = 2p − EY in the lanes whose digit is negative.")
-	LEAQ(sZero.at().limb(0), R8)
-	LEAQ(sEY.at().limb(0), R9)
-	LEAQ(sT0.at().limb(0), R10)
-	LEAQ(kpSlot(2).at().limb(0), R11)
+	LEAQ(sZero.at().Limb(0), R8)
+	LEAQ(sEY.at().Limb(0), R9)
+	LEAQ(sT0.at().Limb(0), R10)
+	LEAQ(kpSlot(2).at().Limb(0), R11)
 	CALL(fn("vsub"))
 	vmerge(sEY, sT0, K3)
 	RET()
@@ -521,9 +486,9 @@ func genSubroutines() {
 		{"fold", func() { vfoldBody(vdst, vx) }},
 		{"canon", func() { vcanonBody(vdst, vx, vk) }},
 		{"copy", func() {
-			v := zs(0, limbs)
-			vload(v, vx)
-			vstore(vdst, v)
+			v := asmlib.Zmms(0, limbs)
+			asmlib.VLoad(v, vx)
+			asmlib.VStore(vdst, v)
 		}},
 	} {
 		subroutine("v"+op.name,
