@@ -69,6 +69,14 @@ const (
 	sKP   // K·p for the K of kps, one slot each
 )
 
+// The points of the scratch space: the accumulators, the addition's
+// result and the neighbouring lanes' accumulators.
+var (
+	accPoint  = [3]slot{sX, sY, sZ}
+	sumPoint  = [3]slot{sX3, sY3, sZ3}
+	pairPoint = [3]slot{sX2, sY2, sZ2}
+)
+
 // kps are the multiples of p kept for subtractions (x − y + K·p, K the
 // smallest of these at least y's bound).
 var kps = []int{1, 2, 4, 8, 16, 32}
@@ -223,16 +231,61 @@ t = v − X3; t = r·t; s1 = s1·hhh; Y3 = t − s1
 t = Z·Z2; Z3 = t·h
 `
 
-func genAdd() {
-	subroutine("vadd2", "vadd2 is a subroutine of chain8AVX512: X3, Y3, Z3 = (X, Y, Z) + (X2, Y2,",
-		"Z2) on the slots at DI, every lane. Declared for the assembler's checks only.")
-	ops := withAcc(map[slot]int{sX2: accBounds[sX], sY2: accBounds[sY], sZ2: accBounds[sZ]})
-	asmlib.RunFormula(ops, add, map[string]slot{
+// formulaSub is a subroutine of the kernel that runs one formula: prog on
+// the slots of vars, from the accumulators' bounds and those of extra,
+// checked to leave each slot of out within the bound of its accumulator.
+type formulaSub struct {
+	name  string
+	doc   []string
+	prog  string
+	extra map[slot]int
+	vars  map[string]slot
+	out   map[slot]slot
+}
+
+// formulaSubs are the doubling, the mixed addition and the pairs' addition,
+// in the order they are emitted.
+var formulaSubs = []formulaSub{{
+	name: "vdouble",
+	doc: []string{"vdouble is a subroutine of chain8AVX512: X, Y, Z = 2·(X, Y, Z) on the",
+		"slots at DI, every lane. Declared for the assembler's checks only."},
+	prog: dbl,
+	vars: map[string]slot{
+		"X": sX, "Y": sY, "Z": sZ, "d": sT0, "g": sT1, "be": sT2, "t0": sT3, "t1": sT4,
+		"al": sT5, "b2": sT6, "b4": sT7,
+	},
+	out: map[slot]slot{sX: sX, sY: sY, sZ: sZ},
+}, {
+	name: "vmadd",
+	doc: []string{"vmadd is a subroutine of chain8AVX512: X3, Y3, Z3 = (X, Y, Z) + (EX, EY)",
+		"on the slots at DI, every lane. Declared for the assembler's checks only."},
+	prog:  madd,
+	extra: addendBounds,
+	vars: map[string]slot{
+		"X": sX, "Y": sY, "Z": sZ, "EX": sEX, "EY": sEY, "X3": sX3, "Y3": sY3, "Z3": sZ3,
+		"zz": sT0, "u2": sT1, "zzz": sT2, "s2": sT3, "h": sT4, "r": sT5, "hh": sT6, "hhh": sT7,
+		"v": sT0, "t": sT1,
+	},
+	out: map[slot]slot{sX3: sX, sY3: sY, sZ3: sZ},
+}, {
+	name: "vadd2",
+	doc: []string{"vadd2 is a subroutine of chain8AVX512: X3, Y3, Z3 = (X, Y, Z) + (X2, Y2,",
+		"Z2) on the slots at DI, every lane. Declared for the assembler's checks only."},
+	prog:  add,
+	extra: map[slot]int{sX2: accBounds[sX], sY2: accBounds[sY], sZ2: accBounds[sZ]},
+	vars: map[string]slot{
 		"X": sX, "Y": sY, "Z": sZ, "X2": sX2, "Y2": sY2, "Z2": sZ2, "X3": sX3, "Y3": sY3, "Z3": sZ3,
 		"z1": sT0, "z2": sT1, "u1": sT2, "u2": sT3, "t": sT4, "s1": sT5, "s2": sT6, "h": sT7,
 		"r": sT8, "hh": sT9, "hhh": sT0, "v": sT1,
-	})
-	checkWithin(ops, map[slot]slot{sX3: sX, sY3: sY, sZ3: sZ})
+	},
+	out: map[slot]slot{sX3: sX, sY3: sY, sZ3: sZ},
+}}
+
+func (f formulaSub) gen() {
+	subroutine(f.name, f.doc...)
+	ops := withAcc(f.extra)
+	asmlib.RunFormula(ops, f.prog, f.vars)
+	checkWithin(ops, f.out)
 	RET()
 }
 
@@ -241,11 +294,10 @@ func genAdd() {
 // lanes are then reported at infinity.
 func genPairs() {
 	Comment("Lane pairs: X2, Y2, Z2 = the accumulators with lanes 2i and 2i+1 swapped.")
-	for c, s := range []slot{sX, sY, sZ} {
-		d := []slot{sX2, sY2, sZ2}[c]
+	for c, s := range accPoint {
 		for i := 0; i < limbs; i++ {
 			VPSHUFD(U8(0x4e), s.at().Limb(i), Z0)
-			VMOVDQU64(Z0, d.at().Limb(i))
+			VMOVDQU64(Z0, pairPoint[c].at().Limb(i))
 		}
 	}
 	CALL(fn("vadd2"))
@@ -263,39 +315,12 @@ func genPairs() {
 		"if the even one does: Chain fills a group's lanes in order).")
 	KORB(K4, K5, K6)
 	KNOTB(K6, K6)
-	for c, s := range []slot{sX, sY, sZ} {
-		vmerge(s, []slot{sX3, sY3, sZ3}[c], K6)
-	}
+	vmergePoint(accPoint, sumPoint, K6)
 	Comment("A pair is at infinity if both its lanes are; the odd lanes are left out.")
 	KANDB(K4, K5, K4)
 	MOVL(U32(0xaa), EAX)
 	KMOVB(EAX, K5)
 	KORB(K4, K5, K4)
-}
-
-func genDouble() {
-	subroutine("vdouble", "vdouble is a subroutine of chain8AVX512: X, Y, Z = 2·(X, Y, Z) on the",
-		"slots at DI, every lane. Declared for the assembler's checks only.")
-	ops := withAcc(nil)
-	asmlib.RunFormula(ops, dbl, map[string]slot{
-		"X": sX, "Y": sY, "Z": sZ, "d": sT0, "g": sT1, "be": sT2, "t0": sT3, "t1": sT4,
-		"al": sT5, "b2": sT6, "b4": sT7,
-	})
-	checkWithin(ops, map[slot]slot{sX: sX, sY: sY, sZ: sZ})
-	RET()
-}
-
-func genMadd() {
-	subroutine("vmadd", "vmadd is a subroutine of chain8AVX512: X3, Y3, Z3 = (X, Y, Z) + (EX, EY)",
-		"on the slots at DI, every lane. Declared for the assembler's checks only.")
-	ops := withAcc(addendBounds)
-	asmlib.RunFormula(ops, madd, map[string]slot{
-		"X": sX, "Y": sY, "Z": sZ, "EX": sEX, "EY": sEY, "X3": sX3, "Y3": sY3, "Z3": sZ3,
-		"zz": sT0, "u2": sT1, "zzz": sT2, "s2": sT3, "h": sT4, "r": sT5, "hh": sT6, "hhh": sT7,
-		"v": sT0, "t": sT1,
-	})
-	checkWithin(ops, map[slot]slot{sX3: sX, sY3: sY, sZ3: sZ})
-	RET()
 }
 
 // vconst stores the radix-2^52 limbs of c, broadcast to every lane, at dst.
@@ -346,7 +371,7 @@ func genKernel() {
 	Comment("Every lane starts at infinity (K4 = the lanes at infinity); the",
 		"accumulators start at 0 so that no lane computes on stale data.")
 	KXNORB(K4, K4, K4)
-	for _, s := range []slot{sX, sY, sZ} {
+	for _, s := range accPoint {
 		LEAQ(sZero.at().Limb(0), R8)
 		LEAQ(s.at().Limb(0), R10)
 		CALL(fn("vcopy"))
@@ -370,12 +395,8 @@ func genKernel() {
 		"add and are at infinity take the addend, with Z = 1 (K6).")
 	KANDNB(K2, K4, K5) // K5 = K2 &^ K4
 	KANDB(K2, K4, K6)
-	vmerge(sX, sX3, K5)
-	vmerge(sY, sY3, K5)
-	vmerge(sZ, sZ3, K5)
-	vmerge(sX, sEX, K6)
-	vmerge(sY, sEY, K6)
-	vmerge(sZ, sOne, K6)
+	vmergePoint(accPoint, sumPoint, K5)
+	vmergePoint(accPoint, [3]slot{sEX, sEY, sOne}, K6)
 	KANDNB(K4, K2, K4) // K4 = K4 &^ K2
 	ADDQ(U8(roundSize), RBX)
 	DECQ(RSI)
@@ -392,7 +413,7 @@ func genKernel() {
 	Label("out")
 	genPairs()
 	Comment("Back to the table's domain (·2^384 mod p, then mod p) into out.")
-	for c, s := range []slot{sX, sY, sZ} {
+	for c, s := range accPoint {
 		vcall("mul", sT0, s, sOut, 0)
 		LEAQ(sT0.at().Limb(0), R8)
 		LEAQ(kpSlot(1).at().Limb(0), R11)
@@ -406,14 +427,21 @@ func genKernel() {
 	RET()
 
 	genLookup()
-	genDouble()
-	genMadd()
-	genAdd()
+	for _, f := range formulaSubs {
+		f.gen()
+	}
 	genSubroutines()
 }
 
 // maxRounds is lanes.maxRounds.
 const maxRounds = 128
+
+// vmergePoint sets the point dst = src in the lanes of k.
+func vmergePoint(dst, src [3]slot, k OpmaskPhysical) {
+	for c := range dst {
+		vmerge(dst[c], src[c], k)
+	}
+}
 
 // vmerge sets dst = src in the lanes of k.
 func vmerge(dst, src slot, k OpmaskPhysical) {
