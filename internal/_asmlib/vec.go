@@ -163,6 +163,47 @@ func VNormalize(r []VecPhysical, arith bool, mask, tmp VecPhysical) {
 	}
 }
 
+// VAdd emits dst = x + y, not reduced, on the len(v) limbs of the rows:
+// x is loaded into the registers v, y's rows are added, and the carries are
+// propagated by VNormalize (unsigned; mask, tmp as there). The limbs of x
+// and y must be normalized (below 2^52) and the sum must fit in len(v)
+// limbs, the top one taking what is above. dst may be x or y.
+func VAdd(dst, x, y VecFE, v []VecPhysical, mask, tmp VecPhysical) {
+	VLoad(v, x)
+	for i := range v {
+		VPADDQ(y.Limb(i), v[i], v[i])
+	}
+	VNormalize(v, false, mask, tmp)
+	VStore(dst, v)
+}
+
+// VSub emits dst = x − y + k, not reduced, on the len(v) limbs of the rows,
+// as VAdd with the limbs of y subtracted and those of k added (signed, so
+// the carries are arithmetic). k is a multiple of p chosen by the caller
+// with k ≥ y, so that the result is non-negative and congruent to x − y.
+// dst may be x, y or k.
+func VSub(dst, x, y, k VecFE, v []VecPhysical, mask, tmp VecPhysical) {
+	VLoad(v, x)
+	for i := range v {
+		VPSUBQ(y.Limb(i), v[i], v[i])
+		VPADDQ(k.Limb(i), v[i], v[i])
+	}
+	VNormalize(v, true, mask, tmp)
+	VStore(dst, v)
+}
+
+// CallFunc emits a direct CALL of the assembly function name of the
+// package being generated (avo writes the label reference as it is).
+func CallFunc(name string) { CALL(LabelRef("·" + name + "(SB)")) }
+
+// Subroutine starts the assembly function name, of a register calling
+// convention of the generator's own (no Go arguments: its Go declaration,
+// func(), is for the assembler's checks only), with the doc comment doc.
+func Subroutine(name string, doc ...string) {
+	TEXT(name, NOSPLIT, "func()")
+	Doc(doc...)
+}
+
 // Radix52 returns the n radix-2^52 limbs of v, least significant first; it
 // panics unless 0 ≤ v < 2^(52n).
 func Radix52(v *big.Int, n int) []uint64 {

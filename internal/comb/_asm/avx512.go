@@ -68,16 +68,12 @@ var (
 	vx, vy, vdst, vk = asmlib.VecFE{Base: R8}, asmlib.VecFE{Base: R9}, asmlib.VecFE{Base: R10}, asmlib.VecFE{Base: R11}
 )
 
-// fn is the operand of a direct CALL of the assembly function name of this
-// package (avo writes a label reference as it is).
-func fn(name string) LabelRef { return LabelRef("·" + name + "(SB)") }
-
 // vcall emits dst = op(x, y) through the subroutine of op.
 func vcall(op string, dst, x, y slot) {
 	LEAQ(x.at().Limb(0), R8)
 	LEAQ(y.at().Limb(0), R9)
 	LEAQ(dst.at().Limb(0), R10)
-	CALL(fn("v" + op + "52"))
+	asmlib.CallFunc("v" + op + "52")
 }
 
 // vcondSubP leaves in s the value v − p if v ≥ p and v otherwise, for a
@@ -111,29 +107,6 @@ func vcondSubP(v, s []VecPhysical) {
 //
 // Every operation is a subroutine with its operands' addresses in R8, R9
 // (and R11 for K·p) and the destination in R10.
-
-// vaddBody emits dst = x + y (not reduced).
-func vaddBody(dst, x, y asmlib.VecFE) {
-	v := asmlib.Zmms(0, 5)
-	asmlib.VLoad(v, x)
-	for i := 0; i < 5; i++ {
-		VPADDQ(y.Limb(i), v[i], v[i])
-	}
-	asmlib.VNormalize(v, false, Z28, Z27)
-	asmlib.VStore(dst, v)
-}
-
-// vsubBody emits dst = x − y + k, with k = K·p ≥ y (not reduced).
-func vsubBody(dst, x, y, k asmlib.VecFE) {
-	v := asmlib.Zmms(0, 5)
-	asmlib.VLoad(v, x)
-	for i := 0; i < 5; i++ {
-		VPSUBQ(y.Limb(i), v[i], v[i])
-		VPADDQ(k.Limb(i), v[i], v[i])
-	}
-	asmlib.VNormalize(v, true, Z28, Z27)
-	asmlib.VStore(dst, v)
-}
 
 // vfoldBody emits dst = fold(x): the bits above 2^256 (h = the top limb
 // >> 48) are replaced by h·(2^256 − p) = h·(2^224 − 2^192 − 2^96 + 1).
@@ -236,7 +209,7 @@ func (v vecOps) fold(s slot, max int) {
 	if v.bound(s) > max {
 		LEAQ(s.at().Limb(0), R8)
 		LEAQ(s.at().Limb(0), R10)
-		CALL(fn("vfold52"))
+		asmlib.CallFunc("vfold52")
 		v.b[s] = 2
 	}
 }
@@ -398,15 +371,15 @@ func genComb8(rounds, entries int) {
 	Comment("Round 0 needs no addition: a lane whose digit is not zero starts from the",
 		"selected entry; a lane whose digit is zero keeps T (the caller removes",
 		"z·T for the z such lanes).")
-	CALL(fn("vlookup52"))
+	asmlib.CallFunc("vlookup52")
 	keepByDigit()
 	vmerge(vP1s, vP2s, K3)
 	ADDQ(U8(64), RBX)
 	ADDQ(U8(192), RSI)
 	MOVQ(I32(int32(rounds-1)), RCX)
 	Label("round")
-	CALL(fn("vlookup52"))
-	CALL(fn("vaddFull52"))
+	asmlib.CallFunc("vlookup52")
+	asmlib.CallFunc("vaddFull52")
 
 	Comment("Keep the old sum in the lanes whose digit is zero.")
 	keepByDigit()
@@ -427,18 +400,18 @@ func genComb8(rounds, entries int) {
 			VMOVDQU64(Z1, vP2s[c].at().Limb(i))
 		}
 	}
-	CALL(fn("vaddFull52"))
+	asmlib.CallFunc("vaddFull52")
 	Comment("Fully reduce the four partial sums for the caller.")
 	for c, src := range vP3s {
 		LEAQ(src.at().Limb(0), R8)
 		LEAQ(vP1s[c].at().Limb(0), R10)
-		CALL(fn("vcanon52"))
+		asmlib.CallFunc("vcanon52")
 	}
 	VZEROUPPER()
 	RET()
 
 	genLookup52(entries)
-	subroutine("vaddFull52", "vaddFull52 is a subroutine of comb8AVX512: X3, Y3, Z3 = (X1, Y1, Z1) +",
+	asmlib.Subroutine("vaddFull52", "vaddFull52 is a subroutine of comb8AVX512: X3, Y3, Z3 = (X1, Y1, Z1) +",
 		"(X2, Y2, Z2) on the slots at DI. Declared for the assembler's checks only.")
 	vaddFull()
 	RET()
@@ -447,12 +420,12 @@ func genComb8(rounds, entries int) {
 		body func()
 	}{
 		{"mul", func() { vmulBody(vdst, vx, vy) }},
-		{"add", func() { vaddBody(vdst, vx, vy) }},
-		{"sub", func() { vsubBody(vdst, vx, vy, vk) }},
+		{"add", func() { asmlib.VAdd(vdst, vx, vy, asmlib.Zmms(0, 5), Z28, Z27) }},
+		{"sub", func() { asmlib.VSub(vdst, vx, vy, vk, asmlib.Zmms(0, 5), Z28, Z27) }},
 		{"fold", func() { vfoldBody(vdst, vx) }},
 		{"canon", func() { vcanonBody(vdst, vx) }},
 	} {
-		subroutine("v"+op.name+"52",
+		asmlib.Subroutine("v"+op.name+"52",
 			fmt.Sprintf("v%s52 is a subroutine: (R10) = %s of (R8), (R9), (R11); constants in", op.name, op.name),
 			"Z28–Z31. Declared for the assembler's checks only.")
 		op.body()
@@ -466,7 +439,7 @@ func genComb8(rounds, entries int) {
 	Pragma("noescape")
 	Load(Param("s"), RDI)
 	vkernelSetup()
-	CALL(fn("vaddFull52"))
+	asmlib.CallFunc("vaddFull52")
 	VZEROUPPER()
 	RET()
 
@@ -485,16 +458,9 @@ func genComb8(rounds, entries int) {
 	}
 }
 
-// subroutine starts a function of the kernel's register calling convention
-// (no Go arguments).
-func subroutine(name string, doc ...string) {
-	TEXT(name, NOSPLIT, "func()")
-	Doc(doc...)
-}
-
 // genLookup52 emits vlookup52, the selection of the eight lanes' entries.
 func genLookup52(entries int) {
-	subroutine("vlookup52",
+	asmlib.Subroutine("vlookup52",
 		"vlookup52 is a subroutine of comb8AVX512 (register calling convention): X2,",
 		"Y2 = the eight lanes' entries of the round, tables at (BX), digits at (SI), y",
 		"negated where the digit is negative. Declared for the assembler's checks only.")

@@ -175,29 +175,6 @@ func vreduce(dst asmlib.VecFE, t []VecPhysical) {
 	asmlib.VStore(dst, r)
 }
 
-// vaddBody emits dst = x + y (not reduced).
-func vaddBody(dst, x, y asmlib.VecFE) {
-	v := asmlib.Zmms(0, limbs)
-	asmlib.VLoad(v, x)
-	for i := range v {
-		VPADDQ(y.Limb(i), v[i], v[i])
-	}
-	asmlib.VNormalize(v, false, zMask, Z8)
-	asmlib.VStore(dst, v)
-}
-
-// vsubBody emits dst = x − y + k, for a constant k = K·p ≥ y (not reduced).
-func vsubBody(dst, x, y, k asmlib.VecFE) {
-	v := asmlib.Zmms(0, limbs)
-	asmlib.VLoad(v, x)
-	for i := range v {
-		VPSUBQ(y.Limb(i), v[i], v[i])
-		VPADDQ(k.Limb(i), v[i], v[i])
-	}
-	asmlib.VNormalize(v, true, zMask, Z8)
-	asmlib.VStore(dst, v)
-}
-
 // vfoldRegs folds the normalized value in v (< 2^416) to below 2p: the
 // bits from 2^384 up, h = v[7] >> 20 < 2^32, are replaced by
 // h·(2^128 + 2^96 − 2^32 + 1) ≡ h·2^384, for a sum below

@@ -102,12 +102,8 @@ func vcall(op string, dst, x, y, k slot) {
 	if op == "sub" || op == "canon" {
 		LEAQ(k.at().Limb(0), R11)
 	}
-	CALL(fn("v" + op))
+	asmlib.CallFunc("v" + op)
 }
-
-// fn is the operand of a direct CALL of the assembly function name of this
-// package (avo writes a label reference as it is).
-func fn(name string) LabelRef { return LabelRef("·" + name + "(SB)") }
 
 // vecOps emits the field operations of the formulas (an asmlib.FieldOps,
 // run by asmlib.RunFormula) and checks their bounds: b maps each slot to a
@@ -282,7 +278,7 @@ var formulaSubs = []formulaSub{{
 }}
 
 func (f formulaSub) gen() {
-	subroutine(f.name, f.doc...)
+	asmlib.Subroutine(f.name, f.doc...)
 	ops := withAcc(f.extra)
 	asmlib.RunFormula(ops, f.prog, f.vars)
 	checkWithin(ops, f.out)
@@ -300,7 +296,7 @@ func genPairs() {
 			VMOVDQU64(Z0, pairPoint[c].at().Limb(i))
 		}
 	}
-	CALL(fn("vadd2"))
+	asmlib.CallFunc("vadd2")
 	Comment("K5 = the lanes whose neighbour is at infinity (K4's bits swapped in pairs).")
 	KMOVB(K4, EAX)
 	MOVL(EAX, EDX)
@@ -374,7 +370,7 @@ func genKernel() {
 	for _, s := range accPoint {
 		LEAQ(sZero.at().Limb(0), R8)
 		LEAQ(s.at().Limb(0), R10)
-		CALL(fn("vcopy"))
+		asmlib.CallFunc("vcopy")
 	}
 	TESTQ(RSI, RSI)
 	JZ(LabelRef("tail"))
@@ -383,14 +379,14 @@ func genKernel() {
 	TESTL(ECX, ECX)
 	JZ(LabelRef("adds"))
 	Label("dbl")
-	CALL(fn("vdouble"))
+	asmlib.CallFunc("vdouble")
 	DECL(ECX)
 	JNZ(LabelRef("dbl"))
 	Label("adds")
 	KMOVB(Mem{Base: RBX, Disp: roundAct}, K2)
 	KMOVB(Mem{Base: RBX, Disp: roundNeg}, K3)
-	CALL(fn("vlookup"))
-	CALL(fn("vmadd"))
+	asmlib.CallFunc("vlookup")
+	asmlib.CallFunc("vmadd")
 	Comment("Lanes that add and are not at infinity take the sum (K5); lanes that",
 		"add and are at infinity take the addend, with Z = 1 (K6).")
 	KANDNB(K2, K4, K5) // K5 = K2 &^ K4
@@ -406,7 +402,7 @@ func genKernel() {
 	TESTQ(R12, R12)
 	JZ(LabelRef("out"))
 	Label("tdbl")
-	CALL(fn("vdouble"))
+	asmlib.CallFunc("vdouble")
 	DECQ(R12)
 	JNZ(LabelRef("tdbl"))
 
@@ -419,7 +415,7 @@ func genKernel() {
 		LEAQ(kpSlot(1).at().Limb(0), R11)
 		MOVQ(R13, R10)
 		ADDQ(U32(uint32(c*slotSize)), R10)
-		CALL(fn("vcanon"))
+		asmlib.CallFunc("vcanon")
 	}
 	KMOVB(K4, EAX)
 	MOVQ(RAX, Mem{Base: R13, Disp: 8 * (outWords - 1)})
@@ -455,7 +451,7 @@ func vmerge(dst, src slot, k OpmaskPhysical) {
 // genLookup emits vlookup: EX, EY = the round's addends (at BX) in the
 // vector domain, EY negated in the lanes of K3, for the lanes of K2.
 func genLookup() {
-	subroutine("vlookup",
+	asmlib.Subroutine("vlookup",
 		"vlookup is a subroutine of chain8AVX512: EX, EY = the addends of the round at",
 		"BX in the lanes of K2, EY negated in those of K3. Declared for the",
 		"assembler's checks only.")
@@ -496,7 +492,7 @@ func genLookup() {
 	LEAQ(sEY.at().Limb(0), R9)
 	LEAQ(sT0.at().Limb(0), R10)
 	LEAQ(kpSlot(2).at().Limb(0), R11)
-	CALL(fn("vsub"))
+	asmlib.CallFunc("vsub")
 	vmerge(sEY, sT0, K3)
 	RET()
 }
@@ -509,8 +505,8 @@ func genSubroutines() {
 	}{
 		{"mul", func() { vmulBody(vdst, vx, vy) }},
 		{"sqr", func() { vsqrBody(vdst, vx) }},
-		{"add", func() { vaddBody(vdst, vx, vy) }},
-		{"sub", func() { vsubBody(vdst, vx, vy, vk) }},
+		{"add", func() { asmlib.VAdd(vdst, vx, vy, asmlib.Zmms(0, limbs), zMask, Z8) }},
+		{"sub", func() { asmlib.VSub(vdst, vx, vy, vk, asmlib.Zmms(0, limbs), zMask, Z8) }},
 		{"fold", func() { vfoldBody(vdst, vx) }},
 		{"canon", func() { vcanonBody(vdst, vx, vk) }},
 		{"copy", func() {
@@ -519,19 +515,12 @@ func genSubroutines() {
 			asmlib.VStore(vdst, v)
 		}},
 	} {
-		subroutine("v"+op.name,
+		asmlib.Subroutine("v"+op.name,
 			fmt.Sprintf("v%s is a subroutine: (R10) = %s of (R8), (R9), (R11); constants in", op.name, op.name),
 			"Z28–Z31. Declared for the assembler's checks only.")
 		op.body()
 		RET()
 	}
-}
-
-// subroutine starts a function of the kernel's register calling convention
-// (no Go arguments).
-func subroutine(name string, doc ...string) {
-	TEXT(name, NOSPLIT, "func()")
-	Doc(doc...)
 }
 
 // genTestKernels emits one field operation on slots 0 and 1 of s (and 3
