@@ -47,7 +47,7 @@ func RunFormula[S any](f FieldOps[S], prog string, vars map[string]S) {
 	get := func(name string) S {
 		s, ok := vars[name]
 		if !ok {
-			panic(fmt.Sprintf("formula: no slot for %q", name))
+			panic(fmt.Sprintf("asmlib: formula: no slot for %q", name))
 		}
 		return s
 	}
@@ -56,7 +56,7 @@ func RunFormula[S any](f FieldOps[S], prog string, vars map[string]S) {
 		for _, st := range strings.Split(line, ";") {
 			fs := strings.Fields(strings.ReplaceAll(st, "·", " · "))
 			if len(fs) != 5 || fs[1] != "=" {
-				panic(fmt.Sprintf("formula: cannot read step %q", st))
+				panic(fmt.Sprintf("asmlib: formula: cannot read step %q", st))
 			}
 			d, x, op, y := get(fs[0]), get(fs[2]), fs[3], get(fs[4])
 			switch op {
@@ -67,7 +67,7 @@ func RunFormula[S any](f FieldOps[S], prog string, vars map[string]S) {
 			case "−":
 				f.Sub(d, x, y)
 			default:
-				panic(fmt.Sprintf("formula: unknown operation in %q", st))
+				panic(fmt.Sprintf("asmlib: formula: unknown operation in %q", st))
 			}
 		}
 	}
