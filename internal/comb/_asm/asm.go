@@ -73,20 +73,21 @@ func storeFree(v []GPPhysical, x asmlib.FE, regs *asmlib.Pool) {
 }
 
 // scalarOps emits the field operations of the scalar kernels on frame
-// slots; every register is free between two operations.
+// slots (an asmlib.FieldOps, run by asmlib.RunFormula); every register is
+// free between two operations.
 type scalarOps struct{ regs *asmlib.Pool }
 
-func (f scalarOps) mul(dst, x, y slot) {
+func (f scalarOps) Mul(dst, x, y slot) {
 	s, _ := asmlib.MulADX(x.fe(), y.fe(), f.regs, RDX)
 	storeFree(s[:], dst.fe(), f.regs)
 }
 
-func (f scalarOps) add(dst, x, y slot) {
+func (f scalarOps) Add(dst, x, y slot) {
 	s := asmlib.AddMod(load(x.fe(), f.regs), mops(y.fe()), asmlib.P256Limbs, f.regs)
 	storeFree(s, dst.fe(), f.regs)
 }
 
-func (f scalarOps) sub(dst, x, y slot) {
+func (f scalarOps) Sub(dst, x, y slot) {
 	a := load(x.fe(), f.regs)
 	asmlib.SubMod(a, mops(y.fe()), asmlib.P256Limbs, f.regs)
 	storeFree(a, dst.fe(), f.regs)
@@ -119,7 +120,7 @@ func pointAt(r GPPhysical, n int) []asmlib.FE {
 // storeB stores b in Montgomery form at slot b.
 func storeB(b slot) {
 	for i, l := range curve.Montgomery(curve.B) {
-		movImm(l, RAX)
+		asmlib.MovImm(l, RAX)
 		MOVQ(RAX, b.fe()[i])
 	}
 }
@@ -193,7 +194,7 @@ var (
 // must be in place, and the sum is left in X3, Y3, Z3.
 func addBody(f frame, prog string) {
 	storeB(f["b"])
-	runFormula(scalarOps{newPool()}, prog, f)
+	asmlib.RunFormula(scalarOps{newPool()}, prog, f)
 }
 
 // negY2 sets y = −y if neg+24(FP) is not zero, by CMOV: 0 − y mod

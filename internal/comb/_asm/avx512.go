@@ -44,6 +44,8 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
+
+	"github.com/p256tls/p256tls/internal/_asmlib"
 )
 
 const (
@@ -55,86 +57,23 @@ const (
 	vP4 = 1<<48 - 1<<16
 )
 
-// vfe is a vector field element in memory: five 64-byte limbs (one lane
-// per 64-bit word) from off(base).
-type vfe struct {
-	base GPPhysical
-	off  int
-}
-
-func (v vfe) limb(i int) Mem { return Mem{Base: v.base, Disp: v.off + 64*i} }
-
 // at is the element in slot s of the scratch space at DI.
-func (s slot) at() vfe { return vfe{RDI, int(s)} }
+func (s slot) at() asmlib.VecFE { return asmlib.VecFE{Base: RDI, Off: int(s)} }
 
 // The field operations are subroutines (CALL ·vmul52 etc.) taking their
 // operands' addresses in R8 (x), R9 (y) and R10 (destination), and R11 for
 // the K·p of a subtraction, so that the code of the kernel stays small
 // enough for the instruction cache.
 var (
-	vx, vy, vdst, vk = vfe{R8, 0}, vfe{R9, 0}, vfe{R10, 0}, vfe{R11, 0}
+	vx, vy, vdst, vk = asmlib.VecFE{Base: R8}, asmlib.VecFE{Base: R9}, asmlib.VecFE{Base: R10}, asmlib.VecFE{Base: R11}
 )
-
-// zmm returns the register Zi.
-func zmm(i int) VecPhysical {
-	return []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15,
-		Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}[i]
-}
-
-// zs returns the five registers Z(from)..Z(from+4).
-func zs(from int) []VecPhysical {
-	r := make([]VecPhysical, 5)
-	for i := range r {
-		r[i] = zmm(from + i)
-	}
-	return r
-}
-
-// kmask returns the mask register Ki.
-func kmask(i int) OpmaskPhysical {
-	return []OpmaskPhysical{K0, K1, K2, K3, K4, K5, K6, K7}[i]
-}
-
-// fn is the operand of a direct CALL of the assembly function name of this
-// package (avo writes a label reference as it is).
-func fn(name string) LabelRef { return LabelRef("·" + name + "(SB)") }
-
-// movImm loads the constant v into r, as a sign-extended 32-bit immediate
-// when it is one.
-func movImm(v uint64, r GPPhysical) {
-	if v < 1<<31 {
-		MOVQ(I32(int32(v)), r)
-	} else {
-		MOVQ(U64(v), r)
-	}
-}
-
-// broadcast sets every lane of z to v (through AX).
-func broadcast(v uint64, z VecPhysical) {
-	movImm(v, RAX)
-	VPBROADCASTQ(RAX, z)
-}
 
 // vcall emits dst = op(x, y) through the subroutine of op.
 func vcall(op string, dst, x, y slot) {
-	LEAQ(x.at().limb(0), R8)
-	LEAQ(y.at().limb(0), R9)
-	LEAQ(dst.at().limb(0), R10)
-	CALL(fn("v" + op + "52"))
-}
-
-// vnormalize propagates carries through five limbs; arith selects
-// arithmetic shifts (signed limbs).
-func vnormalize(r []VecPhysical, arith bool) {
-	for i := 0; i < 4; i++ {
-		if arith {
-			VPSRAQ(U8(52), r[i], Z27)
-		} else {
-			VPSRLQ(U8(52), r[i], Z27)
-		}
-		VPANDQ(Z28, r[i], r[i])
-		VPADDQ(Z27, r[i+1], r[i+1])
-	}
+	LEAQ(x.at().Limb(0), R8)
+	LEAQ(y.at().Limb(0), R9)
+	LEAQ(dst.at().Limb(0), R10)
+	asmlib.CallFunc("v" + op + "52")
 }
 
 // vcondSubP leaves in s the value v − p if v ≥ p and v otherwise, for a
@@ -145,23 +84,11 @@ func vcondSubP(v, s []VecPhysical) {
 	VMOVDQA64(v[2], s[2])
 	VPSUBQ(Z30, v[3], s[3])
 	VPSUBQ(Z31, v[4], s[4])
-	vnormalize(s, true)
+	asmlib.VNormalize(s, true, Z28, Z27)
 	VPSRAQ(U8(63), s[4], Z27)
 	VPTESTMQ(Z27, Z27, K1) // lanes where v < p
 	for i := 0; i < 5; i++ {
 		VMOVDQA64(v[i], K1, s[i])
-	}
-}
-
-func vstore(dst vfe, r []VecPhysical) {
-	for i := 0; i < 5; i++ {
-		VMOVDQU64(r[i], dst.limb(i))
-	}
-}
-
-func vload(r []VecPhysical, src vfe) {
-	for i := 0; i < 5; i++ {
-		VMOVDQU64(src.limb(i), r[i])
 	}
 }
 
@@ -181,36 +108,13 @@ func vload(r []VecPhysical, src vfe) {
 // Every operation is a subroutine with its operands' addresses in R8, R9
 // (and R11 for K·p) and the destination in R10.
 
-// vaddBody emits dst = x + y (not reduced).
-func vaddBody(dst, x, y vfe) {
-	v := zs(0)
-	vload(v, x)
-	for i := 0; i < 5; i++ {
-		VPADDQ(y.limb(i), v[i], v[i])
-	}
-	vnormalize(v, false)
-	vstore(dst, v)
-}
-
-// vsubBody emits dst = x − y + k, with k = K·p ≥ y (not reduced).
-func vsubBody(dst, x, y, k vfe) {
-	v := zs(0)
-	vload(v, x)
-	for i := 0; i < 5; i++ {
-		VPSUBQ(y.limb(i), v[i], v[i])
-		VPADDQ(k.limb(i), v[i], v[i])
-	}
-	vnormalize(v, true)
-	vstore(dst, v)
-}
-
 // vfoldBody emits dst = fold(x): the bits above 2^256 (h = the top limb
 // >> 48) are replaced by h·(2^256 − p) = h·(2^224 − 2^192 − 2^96 + 1).
-func vfoldBody(dst, x vfe) {
-	v := zs(0)
-	vload(v, x)
+func vfoldBody(dst, x asmlib.VecFE) {
+	v := asmlib.Zmms(0, 5)
+	asmlib.VLoad(v, x)
 	VPSRLQ(U8(48), v[4], Z5) // h
-	broadcast(1<<48-1, Z6)
+	asmlib.Broadcast(1<<48-1, Z6)
 	VPANDQ(Z6, v[4], v[4])
 	VPADDQ(Z5, v[0], v[0]) // + h
 	VPSLLQ(U8(44), Z5, Z7)
@@ -219,33 +123,33 @@ func vfoldBody(dst, x vfe) {
 	VPSUBQ(Z7, v[3], v[3]) // − h·2^192
 	VPSLLQ(U8(16), Z5, Z7)
 	VPADDQ(Z7, v[4], v[4]) // + h·2^224
-	vnormalize(v, true)
-	vstore(dst, v)
+	asmlib.VNormalize(v, true, Z28, Z27)
+	asmlib.VStore(dst, v)
 }
 
 // vcanonBody emits dst = x mod p, fully reduced.
-func vcanonBody(dst, x vfe) {
+func vcanonBody(dst, x asmlib.VecFE) {
 	vfoldBody(dst, x)
-	v := zs(0)
-	vload(v, dst)
-	s := zs(5)
+	v := asmlib.Zmms(0, 5)
+	asmlib.VLoad(v, dst)
+	s := asmlib.Zmms(5, 5)
 	vcondSubP(v, s)
-	vstore(dst, s)
+	asmlib.VStore(dst, s)
 }
 
 // vmulBody emits dst = x·y·2^−260 + m·p for the m that makes it exact
 // (Montgomery), < 2p when Bx·By ≤ 16 (not reduced further).
-func vmulBody(dst, x, y vfe) {
+func vmulBody(dst, x, y asmlib.VecFE) {
 	t := make([]VecPhysical, 10)
 	for i := range t {
-		t[i] = zmm(i)
+		t[i] = asmlib.Zmm(i)
 		VPXORQ(t[i], t[i], t[i])
 	}
-	xs := zs(10)
-	vload(xs, x)
+	xs := asmlib.Zmms(10, 5)
+	asmlib.VLoad(xs, x)
 	// Product: column i+j gets lo(x_i·y_j), column i+j+1 gets hi(x_i·y_j).
 	for j := 0; j < 5; j++ {
-		VMOVDQU64(y.limb(j), Z15)
+		VMOVDQU64(y.Limb(j), Z15)
 		for i := 0; i < 5; i++ {
 			VPMADD52LUQ(Z15, xs[i], t[i+j])
 			VPMADD52HUQ(Z15, xs[i], t[i+j+1])
@@ -271,8 +175,8 @@ func vmulBody(dst, x, y vfe) {
 	VPSRLQ(U8(52), t[4], Z27)
 	VPADDQ(Z27, t[5], t[5])
 	r := t[5:]
-	vnormalize(r, false)
-	vstore(dst, r)
+	asmlib.VNormalize(r, false, Z28, Z27)
+	asmlib.VStore(dst, r)
 }
 
 // bounds maps each slot to B, with the slot's value < B·p.
@@ -287,8 +191,9 @@ func vkp(k int) slot { return vKP + slot(320*k) }
 // maxK is the largest K·p constant kept in the scratch space.
 const maxK = 8
 
-// vecOps emits the field operations of the vector kernel: calls of the
-// subroutines, with the folds that keep every operand within its bound.
+// vecOps emits the field operations of the vector kernel (an
+// asmlib.FieldOps, run by asmlib.RunFormula): calls of the subroutines,
+// with the folds that keep every operand within its bound.
 type vecOps struct{ b bounds }
 
 func (v vecOps) bound(s slot) int {
@@ -302,9 +207,9 @@ func (v vecOps) bound(s slot) int {
 // fold folds slot s in place if its bound exceeds max.
 func (v vecOps) fold(s slot, max int) {
 	if v.bound(s) > max {
-		LEAQ(s.at().limb(0), R8)
-		LEAQ(s.at().limb(0), R10)
-		CALL(fn("vfold52"))
+		LEAQ(s.at().Limb(0), R8)
+		LEAQ(s.at().Limb(0), R10)
+		asmlib.CallFunc("vfold52")
 		v.b[s] = 2
 	}
 }
@@ -321,7 +226,7 @@ func (v vecOps) fit(x, y slot) {
 	}
 }
 
-func (v vecOps) mul(dst, x, y slot) {
+func (v vecOps) Mul(dst, x, y slot) {
 	v.fold(x, 4)
 	v.fold(y, 4)
 	if v.bound(x)*v.bound(y) > 16 {
@@ -331,38 +236,33 @@ func (v vecOps) mul(dst, x, y slot) {
 	v.b[dst] = 2
 }
 
-func (v vecOps) add(dst, x, y slot) {
+func (v vecOps) Add(dst, x, y slot) {
 	v.fit(x, y)
 	bd := v.bound(x) + v.bound(y)
 	vcall("add", dst, x, y)
 	v.b[dst] = bd
 }
 
-// sub emits dst = x − y + K·p with K = By.
-func (v vecOps) sub(dst, x, y slot) {
+// Sub emits dst = x − y + K·p with K = By.
+func (v vecOps) Sub(dst, x, y slot) {
 	v.fold(y, maxK)
 	v.fit(x, y)
 	k := v.bound(y)
 	bd := v.bound(x) + k
-	LEAQ(vkp(k).at().limb(0), R11)
+	LEAQ(vkp(k).at().Limb(0), R11)
 	vcall("sub", dst, x, y)
 	v.b[dst] = bd
 }
 
-// vconst stores the radix-2^52 limbs of c, broadcast to every lane, at dst.
-func vconst(dst slot, c [5]uint64) {
-	for i, l := range c {
-		broadcast(l, Z0)
-		VMOVDQU64(Z0, dst.at().limb(i))
-	}
-}
+// vconst stores the radix-2^52 limbs c, broadcast to every lane, at dst.
+func vconst(dst slot, c []uint64) { asmlib.VConst(dst.at(), c, Z0) }
 
 // vsetup loads the constants kept in Z28–Z31.
 func vsetup() {
-	broadcast(mask52, Z28)
-	broadcast(vP1, Z29)
-	broadcast(vP3, Z30)
-	broadcast(vP4, Z31)
+	asmlib.Broadcast(mask52, Z28)
+	asmlib.Broadcast(vP1, Z29)
+	asmlib.Broadcast(vP3, Z30)
+	asmlib.Broadcast(vP4, Z31)
 }
 
 // vaddFull emits the complete projective addition (rcbFull) on the slots
@@ -371,7 +271,7 @@ func vaddFull() {
 	// Inputs: the sums (bound 2, see below), table entries (1) or the
 	// exchanged sums (2), the constant b (1).
 	ops := vecOps{bounds{vX1: 2, vY1: 2, vZ1: 2, vX2: 2, vY2: 2, vZ2: 2, vB: 1}}
-	runFormula(ops, rcbFull, map[string]slot{
+	asmlib.RunFormula(ops, rcbFull, map[string]slot{
 		"X1": vX1, "Y1": vY1, "Z1": vZ1, "X2": vX2, "Y2": vY2, "Z2": vZ2, "b": vB,
 		"t0": vT0, "t1": vT1, "t2": vT2, "t3": vT3, "t4": vT4, "X3": vX3, "Y3": vY3, "Z3": vZ3,
 	})
@@ -386,17 +286,6 @@ func vaddFull() {
 func vmerge(dst, src [3]slot, k OpmaskPhysical) {
 	for c := range dst {
 		vmergeOne(dst[c], src[c], k)
-	}
-}
-
-// radix52 returns the radix-2^52 limbs of v < 2^260.
-func radix52(v []uint64) [5]uint64 {
-	return [5]uint64{
-		v[0] & mask52,
-		(v[0]>>52 | v[1]<<12) & mask52,
-		(v[1]>>40 | v[2]<<24) & mask52,
-		(v[2]>>28 | v[3]<<36) & mask52,
-		v[3] >> 16,
 	}
 }
 
@@ -437,9 +326,9 @@ var (
 
 // Constants of the kernel in the vector domain (R = 2^260).
 var (
-	bMont = radix52(limbs(mulMod(curve.B, pow2(260))))
-	cVal  = radix52(limbs(mulMod(pow2(0), pow2(256)))) // 2^256 mod p: Z of a table entry
-	pVal  = radix52(limbs(curve.P))
+	bMont = asmlib.Radix52(mulMod(curve.B, pow2(260)), 5)
+	cVal  = asmlib.Radix52(mulMod(pow2(0), pow2(256)), 5) // 2^256 mod p: Z of a table entry
+	pVal  = asmlib.Radix52(curve.P, 5)
 )
 
 // vkernelSetup loads the register constants and stores b, C, p and the
@@ -450,7 +339,7 @@ func vkernelSetup() {
 	vconst(vC, cVal)
 	vconst(vP, pVal)
 	for k := 0; k <= maxK; k++ {
-		vconst(vkp(k), radix52Big(new(big.Int).Mul(curve.P, big.NewInt(int64(k)))))
+		vconst(vkp(k), asmlib.Radix52(new(big.Int).Mul(curve.P, big.NewInt(int64(k))), 5))
 	}
 }
 
@@ -475,22 +364,22 @@ func genComb8(rounds, entries int) {
 	Comment("The offset point T (see table.go) in the vector domain:",
 		"(x_T·2^260, y_T·2^260, 2^260) mod p.")
 	tx, ty := offsetPoint()
-	vconst(vX1, radix52(limbs(mulMod(tx, pow2(260)))))
-	vconst(vY1, radix52(limbs(mulMod(ty, pow2(260)))))
-	vconst(vZ1, radix52(limbs(mulMod(pow2(0), pow2(260)))))
+	vconst(vX1, asmlib.Radix52(mulMod(tx, pow2(260)), 5))
+	vconst(vY1, asmlib.Radix52(mulMod(ty, pow2(260)), 5))
+	vconst(vZ1, asmlib.Radix52(mulMod(pow2(0), pow2(260)), 5))
 	vconst(vZ2, cVal)
 	Comment("Round 0 needs no addition: a lane whose digit is not zero starts from the",
 		"selected entry; a lane whose digit is zero keeps T (the caller removes",
 		"z·T for the z such lanes).")
-	CALL(fn("vlookup52"))
+	asmlib.CallFunc("vlookup52")
 	keepByDigit()
 	vmerge(vP1s, vP2s, K3)
 	ADDQ(U8(64), RBX)
 	ADDQ(U8(192), RSI)
 	MOVQ(I32(int32(rounds-1)), RCX)
 	Label("round")
-	CALL(fn("vlookup52"))
-	CALL(fn("vaddFull52"))
+	asmlib.CallFunc("vlookup52")
+	asmlib.CallFunc("vaddFull52")
 
 	Comment("Keep the old sum in the lanes whose digit is zero.")
 	keepByDigit()
@@ -506,23 +395,23 @@ func genComb8(rounds, entries int) {
 	Comment("Tree step: add the lanes exchanged by VSHUFI64X2 $0x4e.")
 	for c, src := range vP1s {
 		for i := 0; i < 5; i++ {
-			VMOVDQU64(src.at().limb(i), Z0)
+			VMOVDQU64(src.at().Limb(i), Z0)
 			VSHUFI64X2(U8(0x4e), Z0, Z0, Z1) // swap the 256-bit halves
-			VMOVDQU64(Z1, vP2s[c].at().limb(i))
+			VMOVDQU64(Z1, vP2s[c].at().Limb(i))
 		}
 	}
-	CALL(fn("vaddFull52"))
+	asmlib.CallFunc("vaddFull52")
 	Comment("Fully reduce the four partial sums for the caller.")
 	for c, src := range vP3s {
-		LEAQ(src.at().limb(0), R8)
-		LEAQ(vP1s[c].at().limb(0), R10)
-		CALL(fn("vcanon52"))
+		LEAQ(src.at().Limb(0), R8)
+		LEAQ(vP1s[c].at().Limb(0), R10)
+		asmlib.CallFunc("vcanon52")
 	}
 	VZEROUPPER()
 	RET()
 
 	genLookup52(entries)
-	subroutine("vaddFull52", "vaddFull52 is a subroutine of comb8AVX512: X3, Y3, Z3 = (X1, Y1, Z1) +",
+	asmlib.Subroutine("vaddFull52", "vaddFull52 is a subroutine of comb8AVX512: X3, Y3, Z3 = (X1, Y1, Z1) +",
 		"(X2, Y2, Z2) on the slots at DI. Declared for the assembler's checks only.")
 	vaddFull()
 	RET()
@@ -531,12 +420,12 @@ func genComb8(rounds, entries int) {
 		body func()
 	}{
 		{"mul", func() { vmulBody(vdst, vx, vy) }},
-		{"add", func() { vaddBody(vdst, vx, vy) }},
-		{"sub", func() { vsubBody(vdst, vx, vy, vk) }},
+		{"add", func() { asmlib.VAdd(vdst, vx, vy, asmlib.Zmms(0, 5), Z28, Z27) }},
+		{"sub", func() { asmlib.VSub(vdst, vx, vy, vk, asmlib.Zmms(0, 5), Z28, Z27) }},
 		{"fold", func() { vfoldBody(vdst, vx) }},
 		{"canon", func() { vcanonBody(vdst, vx) }},
 	} {
-		subroutine("v"+op.name+"52",
+		asmlib.Subroutine("v"+op.name+"52",
 			fmt.Sprintf("v%s52 is a subroutine: (R10) = %s of (R8), (R9), (R11); constants in", op.name, op.name),
 			"Z28–Z31. Declared for the assembler's checks only.")
 		op.body()
@@ -550,7 +439,7 @@ func genComb8(rounds, entries int) {
 	Pragma("noescape")
 	Load(Param("s"), RDI)
 	vkernelSetup()
-	CALL(fn("vaddFull52"))
+	asmlib.CallFunc("vaddFull52")
 	VZEROUPPER()
 	RET()
 
@@ -562,23 +451,16 @@ func genComb8(rounds, entries int) {
 		Pragma("noescape")
 		Load(Param("s"), RDI)
 		vsetup()
-		LEAQ(slot(960).at().limb(0), R11)
+		LEAQ(slot(960).at().Limb(0), R11)
 		vcall(strings.ToLower(op), slot(640), slot(0), slot(320))
 		VZEROUPPER()
 		RET()
 	}
 }
 
-// subroutine starts a function of the kernel's register calling convention
-// (no Go arguments).
-func subroutine(name string, doc ...string) {
-	TEXT(name, NOSPLIT, "func()")
-	Doc(doc...)
-}
-
 // genLookup52 emits vlookup52, the selection of the eight lanes' entries.
 func genLookup52(entries int) {
-	subroutine("vlookup52",
+	asmlib.Subroutine("vlookup52",
 		"vlookup52 is a subroutine of comb8AVX512 (register calling convention): X2,",
 		"Y2 = the eight lanes' entries of the round, tables at (BX), digits at (SI), y",
 		"negated where the digit is negative. Declared for the assembler's checks only.")
@@ -586,18 +468,18 @@ func genLookup52(entries int) {
 	ptr := []GPPhysical{R8, R9, R10, R11, R12, R13, R14, R15}
 	for l := 0; l < 8; l++ {
 		MOVQ(Mem{Base: RBX, Disp: 8 * l}, ptr[l])
-		VPBROADCASTQ(Mem{Base: RSI, Disp: 8 * l}, zmm(16+l)) // idx of lane l
-		VPXORQ(zmm(l), zmm(l), zmm(l))
+		VPBROADCASTQ(Mem{Base: RSI, Disp: 8 * l}, asmlib.Zmm(16+l)) // idx of lane l
+		VPXORQ(asmlib.Zmm(l), asmlib.Zmm(l), asmlib.Zmm(l))
 	}
 	MOVQ(I32(1), RAX)
 	VPBROADCASTQ(RAX, Z25) // increment
 	VMOVDQA64(Z25, Z24)    // entry counter, from 1
 	for e := 0; e < entries; e++ {
 		for l := 0; l < 8; l++ {
-			k := kmask(1 + l%7)
-			VPCMPEQQ(Z24, zmm(16+l), k)
+			k := asmlib.Kmask(1 + l%7)
+			VPCMPEQQ(Z24, asmlib.Zmm(16+l), k)
 			VMOVDQU64(Mem{Base: ptr[l], Disp: 64 * e}, Z26)
-			VMOVDQA64(Z26, k, zmm(l))
+			VMOVDQA64(Z26, k, asmlib.Zmm(l))
 		}
 		if e != entries-1 {
 			VPADDQ(Z25, Z24, Z24)
@@ -607,8 +489,8 @@ func genLookup52(entries int) {
 		"x, then y) of every lane is in register col[q].")
 	// Stage 1: interleave the qwords of lane pairs.
 	for pr := 0; pr < 4; pr++ {
-		VPUNPCKLQDQ(zmm(2*pr+1), zmm(2*pr), zmm(8+2*pr))
-		VPUNPCKHQDQ(zmm(2*pr+1), zmm(2*pr), zmm(8+2*pr+1))
+		VPUNPCKLQDQ(asmlib.Zmm(2*pr+1), asmlib.Zmm(2*pr), asmlib.Zmm(8+2*pr))
+		VPUNPCKHQDQ(asmlib.Zmm(2*pr+1), asmlib.Zmm(2*pr), asmlib.Zmm(8+2*pr+1))
 	}
 	// Now T0 = Z8 (even qwords of lanes 0,1), T1 = Z9 (odd), T2 = Z10,
 	// T3 = Z11 (lanes 2,3), T4 = Z12, T5 = Z13, T6 = Z14, T7 = Z15.
@@ -616,8 +498,8 @@ func genLookup52(entries int) {
 	// V0 = [T0.b0 T0.b2 T2.b0 T2.b2], V1 = [T0.b1 T0.b3 T2.b1 T2.b3],
 	// W0, W1 likewise from T4, T6.
 	for e := 0; e < 2; e++ {
-		t0, t2, t4, t6 := zmm(8+e), zmm(10+e), zmm(12+e), zmm(14+e)
-		v0, v1, w0, w1 := zmm(16+4*e), zmm(17+4*e), zmm(18+4*e), zmm(19+4*e)
+		t0, t2, t4, t6 := asmlib.Zmm(8+e), asmlib.Zmm(10+e), asmlib.Zmm(12+e), asmlib.Zmm(14+e)
+		v0, v1, w0, w1 := asmlib.Zmm(16+4*e), asmlib.Zmm(17+4*e), asmlib.Zmm(18+4*e), asmlib.Zmm(19+4*e)
 		VSHUFI64X2(U8(0x88), t2, t0, v0)
 		VSHUFI64X2(U8(0xdd), t2, t0, v1)
 		VSHUFI64X2(U8(0x88), t6, t4, w0)
@@ -627,8 +509,8 @@ func genLookup52(entries int) {
 	// 0xdd), column e+2 = shuf(V1, W1, 0x88), column e+6 = shuf(V1, W1, 0xdd).
 	col := make([]VecPhysical, 8)
 	for e := 0; e < 2; e++ {
-		v0, v1, w0, w1 := zmm(16+4*e), zmm(17+4*e), zmm(18+4*e), zmm(19+4*e)
-		col[e], col[e+4], col[e+2], col[e+6] = zmm(e), zmm(e+4), zmm(e+2), zmm(e+6)
+		v0, v1, w0, w1 := asmlib.Zmm(16+4*e), asmlib.Zmm(17+4*e), asmlib.Zmm(18+4*e), asmlib.Zmm(19+4*e)
+		col[e], col[e+4], col[e+2], col[e+6] = asmlib.Zmm(e), asmlib.Zmm(e+4), asmlib.Zmm(e+2), asmlib.Zmm(e+6)
 		VSHUFI64X2(U8(0x88), w0, v0, col[e])
 		VSHUFI64X2(U8(0xdd), w0, v0, col[e+4])
 		VSHUFI64X2(U8(0x88), w1, v1, col[e+2])
@@ -641,17 +523,17 @@ func genLookup52(entries int) {
 		// s = 52, 40, 28 for i = 1, 2, 3; l4 = q3 >> 16.
 		VPANDQ(Z28, q(0), Z8)
 		for i, s := range []uint8{52, 40, 28} {
-			VPSRLQ(U8(s), q(i), zmm(9+i))
+			VPSRLQ(U8(s), q(i), asmlib.Zmm(9+i))
 			VPSLLQ(U8(64-s), q(i+1), Z13)
-			VPORQ(Z13, zmm(9+i), zmm(9+i))
-			VPANDQ(Z28, zmm(9+i), zmm(9+i))
+			VPORQ(Z13, asmlib.Zmm(9+i), asmlib.Zmm(9+i))
+			VPANDQ(Z28, asmlib.Zmm(9+i), asmlib.Zmm(9+i))
 		}
 		VPSRLQ(U8(16), q(3), Z12)
-		vstore(dst.at(), zs(8))
+		asmlib.VStore(dst.at(), asmlib.Zmms(8, 5))
 	}
 	Comment("y = −y in the lanes whose digit is negative.")
 	// p − y + 0·p: y < p and y ≠ 0, so the result is in [1, p).
-	LEAQ(vkp(0).at().limb(0), R11)
+	LEAQ(vkp(0).at().Limb(0), R11)
 	vcall("sub", vT0, vP, vY2)
 	VMOVDQU64(Mem{Base: RSI, Disp: 64}, Z0)
 	VPTESTMQ(Z0, Z0, K2)
@@ -662,24 +544,11 @@ func genLookup52(entries int) {
 // vmergeOne merges the element in slot src into dst in the lanes of k.
 func vmergeOne(dst, src slot, k OpmaskPhysical) {
 	for i := 0; i < 5; i++ {
-		VMOVDQU64(dst.at().limb(i), Z0)
-		VMOVDQU64(src.at().limb(i), Z1)
+		VMOVDQU64(dst.at().Limb(i), Z0)
+		VMOVDQU64(src.at().Limb(i), Z1)
 		VMOVDQA64(Z1, k, Z0)
-		VMOVDQU64(Z0, dst.at().limb(i))
+		VMOVDQU64(Z0, dst.at().Limb(i))
 	}
-}
-
-// radix52Big returns the radix-2^52 limbs of v < 2^260.
-func radix52Big(v *big.Int) [5]uint64 {
-	if v.BitLen() > 260 {
-		panic("radix52Big: value too large")
-	}
-	var l [5]uint64
-	m := new(big.Int).SetUint64(mask52)
-	for i := range l {
-		l[i] = new(big.Int).And(new(big.Int).Rsh(v, uint(52*i)), m).Uint64()
-	}
-	return l
 }
 
 func pow2(k uint) *big.Int { return new(big.Int).Lsh(big.NewInt(1), k) }

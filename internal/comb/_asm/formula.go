@@ -5,26 +5,13 @@ package main
 // programs of field operations and run by both backends: the scalar ADX
 // kernels (asm.go: Montgomery arithmetic of internal/_asmlib on stack
 // slots) and the eight-lane AVX-512 kernel (avx512.go: radix 2^52 on the
-// lanes of its scratch slots).
+// lanes of its scratch slots), both through asmlib.RunFormula.
 
-import (
-	"fmt"
-	"strings"
-
-	. "github.com/mmcloughlin/avo/build"
-)
+import "strings"
 
 // slot is a field element in the frame of a kernel, as a byte offset: from
 // SP for the scalar kernels, from DI for the vector kernel.
 type slot int
-
-// fieldOps emits dst = x·y, x + y and x − y (mod p) on slots. dst may be x
-// or y.
-type fieldOps interface {
-	mul(dst, x, y slot)
-	add(dst, x, y slot)
-	sub(dst, x, y slot)
-}
 
 // rcbTail is the second half of algorithms 4 and 5, in which Zs stands for
 // Z1·Z2: the slot t2 in the full addition, Z1 itself in the mixed one
@@ -54,37 +41,3 @@ t3 = X1 + Y1; t4 = X2 + Y2; t3 = t3·t4; t4 = t0 + t1; t3 = t3 − t4
 t4 = Y2·Z1; t4 = t4 + Y1
 Y3 = X2·Z1; Y3 = Y3 + X1` +
 	strings.ReplaceAll(rcbTail, "Zs", "Z1")
-
-// runFormula emits prog, a formula of lines of steps "d = x·y", "d = x + y"
-// or "d = x − y" separated by semicolons, with the slots of vars, each line
-// preceded by itself as a comment.
-func runFormula(f fieldOps, prog string, vars map[string]slot) {
-	get := func(name string) slot {
-		s, ok := vars[name]
-		if !ok {
-			panic(fmt.Sprintf("formula: no slot for %q", name))
-		}
-		return s
-	}
-	for _, line := range strings.Split(strings.TrimSpace(prog), "\n") {
-		Comment(line)
-		for _, st := range strings.Split(line, ";") {
-			var d, x, op, y string
-			fs := strings.Fields(strings.ReplaceAll(st, "·", " · "))
-			if len(fs) != 5 || fs[1] != "=" {
-				panic(fmt.Sprintf("formula: cannot read step %q", st))
-			}
-			d, x, op, y = fs[0], fs[2], fs[3], fs[4]
-			switch op {
-			case "·":
-				f.mul(get(d), get(x), get(y))
-			case "+":
-				f.add(get(d), get(x), get(y))
-			case "−":
-				f.sub(get(d), get(x), get(y))
-			default:
-				panic(fmt.Sprintf("formula: unknown operation in %q", st))
-			}
-		}
-	}
-}

@@ -50,12 +50,3 @@ func offsetPoint() (x, y *big.Int) {
 	T := curve.ScalarMult(curve.G(), t.Mod(t, curve.N))
 	return T.X, T.Y
 }
-
-// limbs returns the four little-endian 64-bit limbs of v < 2^256.
-func limbs(v *big.Int) []uint64 {
-	l, err := curve.Limbs64(v)
-	if err != nil {
-		panic(err)
-	}
-	return l
-}

@@ -23,6 +23,14 @@ var (
 
 type vecSlots [4 * 64]uint64
 
+// needIFMA skips tb where the kernel cannot run.
+func needIFMA(tb testing.TB) {
+	tb.Helper()
+	if !Available {
+		tb.Skip("no AVX-512 IFMA")
+	}
+}
+
 func (s *vecSlots) set(slot, lane int, v *big.Int) {
 	if v.Sign() < 0 || v.BitLen() > 416 {
 		panic("value out of range")
@@ -83,9 +91,9 @@ func edgeValues(rng *rand.Rand, bound int64, n int) []*big.Int {
 	return vs
 }
 
-// runOp fills the eight lanes of slots 0 and 1 with xs[i..i+8], ys[...],
-// runs kernel, and calls check for each lane.
-func runOp(t *testing.T, name string, kernel func(*vecSlots), k *big.Int, xs, ys []*big.Int, check func(x, y, got *big.Int) string) {
+// runOp fills the eight lanes of slots 0 and 1 with xs[i..i+8], ys[...]
+// and those of slot 3 with k, runs kernel, and calls check for each lane.
+func runOp(t *testing.T, name string, kernel func(*[256]uint64), k *big.Int, xs, ys []*big.Int, check func(x, y, got *big.Int) string) {
 	t.Helper()
 	var s vecSlots
 	for i := 0; i < len(xs); i += 8 {
@@ -94,7 +102,7 @@ func runOp(t *testing.T, name string, kernel func(*vecSlots), k *big.Int, xs, ys
 			s.set(1, l, ys[(i+l)%len(ys)])
 			s.set(3, l, k)
 		}
-		kernel(&s)
+		kernel((*[256]uint64)(&s))
 		for l := 0; l < 8; l++ {
 			got, norm := s.get(2, l)
 			x, y := xs[(i+l)%len(xs)], ys[(i+l)%len(ys)]
@@ -105,6 +113,16 @@ func runOp(t *testing.T, name string, kernel func(*vecSlots), k *big.Int, xs, ys
 				t.Fatalf("%s(%x, %x) = %x: %s", name, x, y, got, msg)
 			}
 		}
+	}
+}
+
+// wants returns a check of runOp that got is want(x, y), failing with msg.
+func wants(msg string, want func(x, y *big.Int) *big.Int) func(x, y, got *big.Int) string {
+	return func(x, y, got *big.Int) string {
+		if got.Cmp(want(x, y)) != 0 {
+			return msg
+		}
+		return ""
 	}
 }
 
@@ -120,15 +138,13 @@ func pairs(xs, ys []*big.Int) (a, b []*big.Int) {
 }
 
 func TestVecMul(t *testing.T) {
-	if !Available {
-		t.Skip("no AVX-512 IFMA")
-	}
+	needIFMA(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	// The kernel's bounds: products of values below 40p and 6p, 34p and
 	// 34p, 2^32·p and 1 (the conversions).
 	for _, bb := range [][2]int64{{2, 2}, {40, 6}, {34, 34}, {18, 18}, {1 << 16, 1 << 16}} {
 		xs, ys := pairs(edgeValues(rng, bb[0], 40), edgeValues(rng, bb[1], 40))
-		runOp(t, "mul", func(s *vecSlots) { vecMulAVX512((*[256]uint64)(s)) }, new(big.Int), xs, ys, checkMontProduct)
+		runOp(t, "mul", vecMulAVX512, new(big.Int), xs, ys, checkMontProduct)
 	}
 }
 
@@ -146,53 +162,41 @@ func checkMontProduct(x, y, got *big.Int) string {
 }
 
 func TestVecSqr(t *testing.T) {
-	if !Available {
-		t.Skip("no AVX-512 IFMA")
-	}
+	needIFMA(t)
 	rng := rand.New(rand.NewPCG(13, 14))
 	// Squares of values below 40p (the kernel's largest squared bound is
 	// 34) and up to 2^16·p.
 	for _, b := range []int64{2, 40, 1 << 16} {
 		xs := edgeValues(rng, b, 400)
-		runOp(t, "sqr", func(s *vecSlots) { vecSqrAVX512((*[256]uint64)(s)) }, new(big.Int), xs, xs, func(x, _, got *big.Int) string {
+		runOp(t, "sqr", vecSqrAVX512, new(big.Int), xs, xs, func(x, _, got *big.Int) string {
 			return checkMontProduct(x, x, got)
 		})
 	}
 }
 
 func TestVecAddSub(t *testing.T) {
-	if !Available {
-		t.Skip("no AVX-512 IFMA")
-	}
+	needIFMA(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	xs, ys := pairs(edgeValues(rng, 40, 30), edgeValues(rng, 34, 30))
-	runOp(t, "add", func(s *vecSlots) { vecAddAVX512((*[256]uint64)(s)) }, new(big.Int), xs, ys, func(x, y, got *big.Int) string {
-		if got.Cmp(new(big.Int).Add(x, y)) != 0 {
-			return "not x + y"
-		}
-		return ""
-	})
+	runOp(t, "add", vecAddAVX512, new(big.Int), xs, ys, wants("not x + y", func(x, y *big.Int) *big.Int {
+		return new(big.Int).Add(x, y)
+	}))
 	for _, k := range []int64{1, 2, 4, 8, 16, 32} {
 		xs, ys := pairs(edgeValues(rng, 40, 20), edgeValues(rng, k, 20))
 		kp := mulP(k)
-		runOp(t, "sub", func(s *vecSlots) { vecSubAVX512((*[256]uint64)(s)) }, kp, xs, ys, func(x, y, got *big.Int) string {
-			if got.Cmp(new(big.Int).Add(new(big.Int).Sub(x, y), kp)) != 0 {
-				return "not x − y + K·p"
-			}
-			return ""
-		})
+		runOp(t, "sub", vecSubAVX512, kp, xs, ys, wants("not x − y + K·p", func(x, y *big.Int) *big.Int {
+			return new(big.Int).Add(new(big.Int).Sub(x, y), kp)
+		}))
 	}
 }
 
 func TestVecFoldCanon(t *testing.T) {
-	if !Available {
-		t.Skip("no AVX-512 IFMA")
-	}
+	needIFMA(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	// Fold takes any normalized value: up to 2^416 − 1.
 	xs := edgeValues(rng, 1<<31, 200)
 	xs = append(xs, new(big.Int).Sub(r416, big.NewInt(1)), new(big.Int).Lsh(big.NewInt(1), 415))
-	runOp(t, "fold", func(s *vecSlots) { vecFoldAVX512((*[256]uint64)(s)) }, new(big.Int), xs, xs, func(x, _, got *big.Int) string {
+	runOp(t, "fold", vecFoldAVX512, new(big.Int), xs, xs, func(x, _, got *big.Int) string {
 		if got.Cmp(mulP(2)) >= 0 {
 			return "not below 2p"
 		}
@@ -202,10 +206,7 @@ func TestVecFoldCanon(t *testing.T) {
 		return ""
 	})
 	xs = edgeValues(rng, 2, 200)
-	runOp(t, "canon", func(s *vecSlots) { vecCanonAVX512((*[256]uint64)(s)) }, bigP, xs, xs, func(x, _, got *big.Int) string {
-		if got.Cmp(new(big.Int).Mod(x, bigP)) != 0 {
-			return "not x mod p"
-		}
-		return ""
-	})
+	runOp(t, "canon", vecCanonAVX512, bigP, xs, xs, wants("not x mod p", func(x, _ *big.Int) *big.Int {
+		return new(big.Int).Mod(x, bigP)
+	}))
 }

@@ -36,6 +36,8 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
+
+	"github.com/p256tls/p256tls/internal/_asmlib"
 )
 
 const (
@@ -62,32 +64,8 @@ var p = func() *big.Int {
 	return v.Sub(v, big.NewInt(1))
 }()
 
-// vfe is a vector field element in memory: eight 64-byte limbs (one lane
-// per 64-bit word) from off(base).
-type vfe struct {
-	base GPPhysical
-	off  int
-}
-
-func (v vfe) limb(i int) Mem { return Mem{Base: v.base, Disp: v.off + 64*i} }
-
 // The operands of the subroutines.
-var vx, vy, vdst, vk = vfe{R8, 0}, vfe{R9, 0}, vfe{R10, 0}, vfe{R11, 0}
-
-// zmm returns the register Zi.
-func zmm(i int) VecPhysical {
-	return []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15,
-		Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}[i]
-}
-
-// zs returns the n registers Z(from)..Z(from+n−1).
-func zs(from, n int) []VecPhysical {
-	r := make([]VecPhysical, n)
-	for i := range r {
-		r[i] = zmm(from + i)
-	}
-	return r
-}
+var vx, vy, vdst, vk = asmlib.VecFE{Base: R8}, asmlib.VecFE{Base: R9}, asmlib.VecFE{Base: R10}, asmlib.VecFE{Base: R11}
 
 // The register constants.
 var (
@@ -97,64 +75,27 @@ var (
 	zP2   = Z31 // 2^52 − 2^24
 )
 
-// broadcast sets every lane of z to v (through AX).
-func broadcast(v uint64, z VecPhysical) {
-	if v < 1<<31 {
-		MOVQ(I32(int32(v)), RAX)
-	} else {
-		MOVQ(U64(v), RAX)
-	}
-	VPBROADCASTQ(RAX, z)
-}
-
 // vsetup loads the register constants.
 func vsetup() {
-	broadcast(mask52, zMask)
-	broadcast(pLow, zPLow)
-	broadcast(1<<52-1<<44, zP1)
-	broadcast(1<<52-1<<24, zP2)
-}
-
-func vload(r []VecPhysical, src vfe) {
-	for i := range r {
-		VMOVDQU64(src.limb(i), r[i])
-	}
-}
-
-func vstore(dst vfe, r []VecPhysical) {
-	for i := range r {
-		VMOVDQU64(r[i], dst.limb(i))
-	}
-}
-
-// vnormalize propagates the carries of r[0..len−2] up to the last limb,
-// which keeps the rest; arith selects arithmetic shifts (signed limbs).
-// tmp is clobbered.
-func vnormalize(r []VecPhysical, arith bool, tmp VecPhysical) {
-	for i := 0; i < len(r)-1; i++ {
-		if arith {
-			VPSRAQ(U8(52), r[i], tmp)
-		} else {
-			VPSRLQ(U8(52), r[i], tmp)
-		}
-		VPANDQ(zMask, r[i], r[i])
-		VPADDQ(tmp, r[i+1], r[i+1])
-	}
+	asmlib.Broadcast(mask52, zMask)
+	asmlib.Broadcast(pLow, zPLow)
+	asmlib.Broadcast(1<<52-1<<44, zP1)
+	asmlib.Broadcast(1<<52-1<<24, zP2)
 }
 
 // vmulBody emits dst = x·y·2^−416 + (a multiple of p), below x·y/2^416 + p.
 // dst may be x or y.
-func vmulBody(dst, x, y vfe) {
-	t := zs(0, 2*limbs) // columns 0..15
-	xs := zs(16, limbs) // x's limbs
+func vmulBody(dst, x, y asmlib.VecFE) {
+	t := asmlib.Zmms(0, 2*limbs) // columns 0..15
+	xs := asmlib.Zmms(16, limbs) // x's limbs
 	yj := Z24
 	for i := range t {
 		VPXORQ(t[i], t[i], t[i])
 	}
-	vload(xs, x)
+	asmlib.VLoad(xs, x)
 	Comment("Product: column i+j gets lo(x_i·y_j), column i+j+1 gets hi(x_i·y_j).")
 	for j := 0; j < limbs; j++ {
-		VMOVDQU64(y.limb(j), yj)
+		VMOVDQU64(y.Limb(j), yj)
 		for i := 0; i < limbs; i++ {
 			VPMADD52LUQ(yj, xs[i], t[i+j])
 			VPMADD52HUQ(yj, xs[i], t[i+j+1])
@@ -167,13 +108,13 @@ func vmulBody(dst, x, y vfe) {
 // 36 limb products instead of 64: the 28 products x_i·x_j (i < j) once,
 // the columns doubled (by additions: they run beside the products, which
 // use the multiplier's port), then the eight squares x_i². dst may be x.
-func vsqrBody(dst, x vfe) {
-	t := zs(0, 2*limbs)
-	xs := zs(16, limbs)
+func vsqrBody(dst, x asmlib.VecFE) {
+	t := asmlib.Zmms(0, 2*limbs)
+	xs := asmlib.Zmms(16, limbs)
 	for i := range t {
 		VPXORQ(t[i], t[i], t[i])
 	}
-	vload(xs, x)
+	asmlib.VLoad(xs, x)
 	Comment("Cross products x_i·x_j, i < j, into columns i+j and i+j+1.")
 	for i := 0; i < limbs; i++ {
 		for j := i + 1; j < limbs; j++ {
@@ -202,10 +143,10 @@ func vsqrBody(dst, x vfe) {
 // (t_i + 2^52 − 1) >> 52, computed from t_i beside m. And lo(m·(2^52 − 2^44))
 // goes through a register of its own, so that column i + 1, on which the
 // next round waits, takes its two products side by side.
-func vreduce(dst vfe, t []VecPhysical) {
+func vreduce(dst asmlib.VecFE, t []VecPhysical) {
 	m, s0, p7, u := Z25, Z26, Z24, Z27
 	Comment("Eight rounds: m = t_i·(2^32 + 1) mod 2^52, then t += m·p·2^(52i).")
-	broadcast(1<<20, p7)
+	asmlib.Broadcast(1<<20, p7)
 	for i := 0; i < limbs; i++ {
 		VPSLLQ(U8(32), t[i], m)
 		VPADDQ(t[i], m, m)
@@ -230,31 +171,8 @@ func vreduce(dst vfe, t []VecPhysical) {
 		VPMADD52HUQ(p7, m, t[i+8])
 	}
 	r := t[limbs:]
-	vnormalize(r, true, s0)
-	vstore(dst, r)
-}
-
-// vaddBody emits dst = x + y (not reduced).
-func vaddBody(dst, x, y vfe) {
-	v := zs(0, limbs)
-	vload(v, x)
-	for i := range v {
-		VPADDQ(y.limb(i), v[i], v[i])
-	}
-	vnormalize(v, false, Z8)
-	vstore(dst, v)
-}
-
-// vsubBody emits dst = x − y + k, for a constant k = K·p ≥ y (not reduced).
-func vsubBody(dst, x, y, k vfe) {
-	v := zs(0, limbs)
-	vload(v, x)
-	for i := range v {
-		VPSUBQ(y.limb(i), v[i], v[i])
-		VPADDQ(k.limb(i), v[i], v[i])
-	}
-	vnormalize(v, true, Z8)
-	vstore(dst, v)
+	asmlib.VNormalize(r, true, zMask, s0)
+	asmlib.VStore(dst, r)
 }
 
 // vfoldRegs folds the normalized value in v (< 2^416) to below 2p: the
@@ -264,7 +182,7 @@ func vsubBody(dst, x, y, k vfe) {
 func vfoldRegs(v []VecPhysical, tmp []VecPhysical) {
 	h, s, c := tmp[0], tmp[1], tmp[2]
 	VPSRLQ(U8(20), v[7], h)
-	broadcast(1<<20-1, c)
+	asmlib.Broadcast(1<<20-1, c)
 	VPANDQ(c, v[7], v[7])
 	VPADDQ(h, v[0], v[0]) // + h
 	// − h·2^32: limb 0 at bit 32.
@@ -285,45 +203,32 @@ func vfoldRegs(v []VecPhysical, tmp []VecPhysical) {
 	VPADDQ(s, v[2], v[2])
 	VPSRLQ(U8(28), h, s)
 	VPADDQ(s, v[3], v[3])
-	vnormalize(v, true, s)
+	asmlib.VNormalize(v, true, zMask, s)
 }
 
 // vfoldBody emits dst = fold(x), below 2p, the same value mod p.
-func vfoldBody(dst, x vfe) {
-	v := zs(0, limbs)
-	vload(v, x)
-	vfoldRegs(v, zs(8, 3))
-	vstore(dst, v)
+func vfoldBody(dst, x asmlib.VecFE) {
+	v := asmlib.Zmms(0, limbs)
+	asmlib.VLoad(v, x)
+	vfoldRegs(v, asmlib.Zmms(8, 3))
+	asmlib.VStore(dst, v)
 }
 
 // vcanonBody emits dst = x mod p, fully reduced, for x < 2p: x − p is
 // kept unless it is negative. k = p (R11).
-func vcanonBody(dst, x, k vfe) {
-	v, s := zs(0, limbs), zs(8, limbs)
-	vload(v, x)
+func vcanonBody(dst, x, k asmlib.VecFE) {
+	v, s := asmlib.Zmms(0, limbs), asmlib.Zmms(8, limbs)
+	asmlib.VLoad(v, x)
 	for i := range s {
-		VPSUBQ(k.limb(i), v[i], s[i])
+		VPSUBQ(k.Limb(i), v[i], s[i])
 	}
-	vnormalize(s, true, Z16)
+	asmlib.VNormalize(s, true, zMask, Z16)
 	VPSRAQ(U8(63), s[limbs-1], Z16)
 	VPTESTMQ(Z16, Z16, K1) // lanes where x < p
 	for i := range s {
 		VMOVDQA64(v[i], K1, s[i])
 	}
-	vstore(dst, s)
-}
-
-// radix52 returns the radix-2^52 limbs of v < 2^416.
-func radix52(v *big.Int) [limbs]uint64 {
-	if v.Sign() < 0 || v.BitLen() > 52*limbs {
-		panic("radix52: value out of range")
-	}
-	var l [limbs]uint64
-	m := new(big.Int).SetUint64(mask52)
-	for i := range l {
-		l[i] = new(big.Int).And(new(big.Int).Rsh(v, uint(52*i)), m).Uint64()
-	}
-	return l
+	asmlib.VStore(dst, s)
 }
 
 func pow2(k uint) *big.Int { return new(big.Int).Lsh(big.NewInt(1), k) }

@@ -9,3 +9,7 @@ require (
 	golang.org/x/sync v0.19.0 // indirect
 	golang.org/x/tools v0.40.0 // indirect
 )
+
+require github.com/p256tls/p256tls/internal/_asmlib v0.0.0
+
+replace github.com/p256tls/p256tls/internal/_asmlib => ../../../_asmlib

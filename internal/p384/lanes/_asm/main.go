@@ -18,6 +18,8 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
+
+	"github.com/p256tls/p256tls/internal/_asmlib"
 )
 
 func main() {
@@ -35,7 +37,7 @@ type slot int
 
 const slotSize = 64 * limbs
 
-func (s slot) at() vfe { return vfe{RDI, int(s)} }
+func (s slot) at() asmlib.VecFE { return asmlib.VecFE{Base: RDI, Off: int(s)} }
 
 // The scratch space: the accumulators, the addition's result and addend,
 // temporaries, then constants.
@@ -67,6 +69,14 @@ const (
 	sKP   // K·p for the K of kps, one slot each
 )
 
+// The points of the scratch space: the accumulators, the addition's
+// result and the neighbouring lanes' accumulators.
+var (
+	accPoint  = [3]slot{sX, sY, sZ}
+	sumPoint  = [3]slot{sX3, sY3, sZ3}
+	pairPoint = [3]slot{sX2, sY2, sZ2}
+)
+
 // kps are the multiples of p kept for subtractions (x − y + K·p, K the
 // smallest of these at least y's bound).
 var kps = []int{1, 2, 4, 8, 16, 32}
@@ -86,21 +96,18 @@ var scratchBytes = int(sKP) + slotSize*len(kps)
 // vcall emits dst = op(x, y) through the subroutine of op, k the K·p slot
 // of a subtraction.
 func vcall(op string, dst, x, y, k slot) {
-	LEAQ(x.at().limb(0), R8)
-	LEAQ(y.at().limb(0), R9)
-	LEAQ(dst.at().limb(0), R10)
+	LEAQ(x.at().Limb(0), R8)
+	LEAQ(y.at().Limb(0), R9)
+	LEAQ(dst.at().Limb(0), R10)
 	if op == "sub" || op == "canon" {
-		LEAQ(k.at().limb(0), R11)
+		LEAQ(k.at().Limb(0), R11)
 	}
-	CALL(fn("v" + op))
+	asmlib.CallFunc("v" + op)
 }
 
-// fn is the operand of a direct CALL of the assembly function name of this
-// package (avo writes a label reference as it is).
-func fn(name string) LabelRef { return LabelRef("·" + name + "(SB)") }
-
-// vecOps emits the field operations of the formulas and checks their
-// bounds: b maps each slot to a B with value < B·p.
+// vecOps emits the field operations of the formulas (an asmlib.FieldOps,
+// run by asmlib.RunFormula) and checks their bounds: b maps each slot to a
+// B with value < B·p.
 type vecOps struct{ b map[slot]int }
 
 // maxSum keeps every sum far below 2^416 ≈ 2^32·p.
@@ -114,8 +121,8 @@ func (v vecOps) bound(s slot) int {
 	return b
 }
 
-// mul emits dst = x·y, through the squaring when x is y.
-func (v vecOps) mul(dst, x, y slot) {
+// Mul emits dst = x·y, through the squaring when x is y.
+func (v vecOps) Mul(dst, x, y slot) {
 	if v.bound(x)*v.bound(y) > 1<<32 {
 		panic("product bound")
 	}
@@ -127,7 +134,7 @@ func (v vecOps) mul(dst, x, y slot) {
 	v.b[dst] = 2
 }
 
-func (v vecOps) add(dst, x, y slot) {
+func (v vecOps) Add(dst, x, y slot) {
 	bd := v.bound(x) + v.bound(y)
 	if bd > maxSum {
 		panic("sum bound")
@@ -136,8 +143,8 @@ func (v vecOps) add(dst, x, y slot) {
 	v.b[dst] = bd
 }
 
-// sub emits dst = x − y + K·p for the smallest kept K ≥ By.
-func (v vecOps) sub(dst, x, y slot) {
+// Sub emits dst = x − y + K·p for the smallest kept K ≥ By.
+func (v vecOps) Sub(dst, x, y slot) {
 	k := 0
 	for _, c := range kps {
 		if c >= v.bound(y) {
@@ -151,39 +158,6 @@ func (v vecOps) sub(dst, x, y slot) {
 	bd := v.bound(x) + k
 	vcall("sub", dst, x, y, kpSlot(k))
 	v.b[dst] = bd
-}
-
-// runFormula emits prog, lines of steps "d = x·y", "d = x + y" or
-// "d = x − y" separated by semicolons, on the slots of vars, each line
-// preceded by itself as a comment.
-func runFormula(f vecOps, prog string, vars map[string]slot) {
-	get := func(name string) slot {
-		s, ok := vars[name]
-		if !ok {
-			panic(fmt.Sprintf("formula: no slot for %q", name))
-		}
-		return s
-	}
-	for _, line := range strings.Split(strings.TrimSpace(prog), "\n") {
-		Comment(line)
-		for _, st := range strings.Split(line, ";") {
-			fs := strings.Fields(strings.ReplaceAll(st, "·", " · "))
-			if len(fs) != 5 || fs[1] != "=" {
-				panic(fmt.Sprintf("formula: cannot read step %q", st))
-			}
-			d, x, op, y := get(fs[0]), get(fs[2]), fs[3], get(fs[4])
-			switch op {
-			case "·":
-				f.mul(d, x, y)
-			case "+":
-				f.add(d, x, y)
-			case "−":
-				f.sub(d, x, y)
-			default:
-				panic(fmt.Sprintf("formula: unknown operation in %q", st))
-			}
-		}
-	}
 }
 
 // accBounds are the bounds the accumulators keep between operations: the
@@ -253,16 +227,61 @@ t = v − X3; t = r·t; s1 = s1·hhh; Y3 = t − s1
 t = Z·Z2; Z3 = t·h
 `
 
-func genAdd() {
-	subroutine("vadd2", "vadd2 is a subroutine of chain8AVX512: X3, Y3, Z3 = (X, Y, Z) + (X2, Y2,",
-		"Z2) on the slots at DI, every lane. Declared for the assembler's checks only.")
-	ops := withAcc(map[slot]int{sX2: accBounds[sX], sY2: accBounds[sY], sZ2: accBounds[sZ]})
-	runFormula(ops, add, map[string]slot{
+// formulaSub is a subroutine of the kernel that runs one formula: prog on
+// the slots of vars, from the accumulators' bounds and those of extra,
+// checked to leave each slot of out within the bound of its accumulator.
+type formulaSub struct {
+	name  string
+	doc   []string
+	prog  string
+	extra map[slot]int
+	vars  map[string]slot
+	out   map[slot]slot
+}
+
+// formulaSubs are the doubling, the mixed addition and the pairs' addition,
+// in the order they are emitted.
+var formulaSubs = []formulaSub{{
+	name: "vdouble",
+	doc: []string{"vdouble is a subroutine of chain8AVX512: X, Y, Z = 2·(X, Y, Z) on the",
+		"slots at DI, every lane. Declared for the assembler's checks only."},
+	prog: dbl,
+	vars: map[string]slot{
+		"X": sX, "Y": sY, "Z": sZ, "d": sT0, "g": sT1, "be": sT2, "t0": sT3, "t1": sT4,
+		"al": sT5, "b2": sT6, "b4": sT7,
+	},
+	out: map[slot]slot{sX: sX, sY: sY, sZ: sZ},
+}, {
+	name: "vmadd",
+	doc: []string{"vmadd is a subroutine of chain8AVX512: X3, Y3, Z3 = (X, Y, Z) + (EX, EY)",
+		"on the slots at DI, every lane. Declared for the assembler's checks only."},
+	prog:  madd,
+	extra: addendBounds,
+	vars: map[string]slot{
+		"X": sX, "Y": sY, "Z": sZ, "EX": sEX, "EY": sEY, "X3": sX3, "Y3": sY3, "Z3": sZ3,
+		"zz": sT0, "u2": sT1, "zzz": sT2, "s2": sT3, "h": sT4, "r": sT5, "hh": sT6, "hhh": sT7,
+		"v": sT0, "t": sT1,
+	},
+	out: map[slot]slot{sX3: sX, sY3: sY, sZ3: sZ},
+}, {
+	name: "vadd2",
+	doc: []string{"vadd2 is a subroutine of chain8AVX512: X3, Y3, Z3 = (X, Y, Z) + (X2, Y2,",
+		"Z2) on the slots at DI, every lane. Declared for the assembler's checks only."},
+	prog:  add,
+	extra: map[slot]int{sX2: accBounds[sX], sY2: accBounds[sY], sZ2: accBounds[sZ]},
+	vars: map[string]slot{
 		"X": sX, "Y": sY, "Z": sZ, "X2": sX2, "Y2": sY2, "Z2": sZ2, "X3": sX3, "Y3": sY3, "Z3": sZ3,
 		"z1": sT0, "z2": sT1, "u1": sT2, "u2": sT3, "t": sT4, "s1": sT5, "s2": sT6, "h": sT7,
 		"r": sT8, "hh": sT9, "hhh": sT0, "v": sT1,
-	})
-	checkWithin(ops, map[slot]slot{sX3: sX, sY3: sY, sZ3: sZ})
+	},
+	out: map[slot]slot{sX3: sX, sY3: sY, sZ3: sZ},
+}}
+
+func (f formulaSub) gen() {
+	asmlib.Subroutine(f.name, f.doc...)
+	ops := withAcc(f.extra)
+	asmlib.RunFormula(ops, f.prog, f.vars)
+	checkWithin(ops, f.out)
 	RET()
 }
 
@@ -271,14 +290,13 @@ func genAdd() {
 // lanes are then reported at infinity.
 func genPairs() {
 	Comment("Lane pairs: X2, Y2, Z2 = the accumulators with lanes 2i and 2i+1 swapped.")
-	for c, s := range []slot{sX, sY, sZ} {
-		d := []slot{sX2, sY2, sZ2}[c]
+	for c, s := range accPoint {
 		for i := 0; i < limbs; i++ {
-			VPSHUFD(U8(0x4e), s.at().limb(i), Z0)
-			VMOVDQU64(Z0, d.at().limb(i))
+			VPSHUFD(U8(0x4e), s.at().Limb(i), Z0)
+			VMOVDQU64(Z0, pairPoint[c].at().Limb(i))
 		}
 	}
-	CALL(fn("vadd2"))
+	asmlib.CallFunc("vadd2")
 	Comment("K5 = the lanes whose neighbour is at infinity (K4's bits swapped in pairs).")
 	KMOVB(K4, EAX)
 	MOVL(EAX, EDX)
@@ -293,9 +311,7 @@ func genPairs() {
 		"if the even one does: Chain fills a group's lanes in order).")
 	KORB(K4, K5, K6)
 	KNOTB(K6, K6)
-	for c, s := range []slot{sX, sY, sZ} {
-		vmerge(s, []slot{sX3, sY3, sZ3}[c], K6)
-	}
+	vmergePoint(accPoint, sumPoint, K6)
 	Comment("A pair is at infinity if both its lanes are; the odd lanes are left out.")
 	KANDB(K4, K5, K4)
 	MOVL(U32(0xaa), EAX)
@@ -303,38 +319,8 @@ func genPairs() {
 	KORB(K4, K5, K4)
 }
 
-func genDouble() {
-	subroutine("vdouble", "vdouble is a subroutine of chain8AVX512: X, Y, Z = 2·(X, Y, Z) on the",
-		"slots at DI, every lane. Declared for the assembler's checks only.")
-	ops := withAcc(nil)
-	runFormula(ops, dbl, map[string]slot{
-		"X": sX, "Y": sY, "Z": sZ, "d": sT0, "g": sT1, "be": sT2, "t0": sT3, "t1": sT4,
-		"al": sT5, "b2": sT6, "b4": sT7,
-	})
-	checkWithin(ops, map[slot]slot{sX: sX, sY: sY, sZ: sZ})
-	RET()
-}
-
-func genMadd() {
-	subroutine("vmadd", "vmadd is a subroutine of chain8AVX512: X3, Y3, Z3 = (X, Y, Z) + (EX, EY)",
-		"on the slots at DI, every lane. Declared for the assembler's checks only.")
-	ops := withAcc(addendBounds)
-	runFormula(ops, madd, map[string]slot{
-		"X": sX, "Y": sY, "Z": sZ, "EX": sEX, "EY": sEY, "X3": sX3, "Y3": sY3, "Z3": sZ3,
-		"zz": sT0, "u2": sT1, "zzz": sT2, "s2": sT3, "h": sT4, "r": sT5, "hh": sT6, "hhh": sT7,
-		"v": sT0, "t": sT1,
-	})
-	checkWithin(ops, map[slot]slot{sX3: sX, sY3: sY, sZ3: sZ})
-	RET()
-}
-
 // vconst stores the radix-2^52 limbs of c, broadcast to every lane, at dst.
-func vconst(dst slot, c *big.Int) {
-	for i, l := range radix52(c) {
-		broadcast(l, Z0)
-		VMOVDQU64(Z0, dst.at().limb(i))
-	}
-}
+func vconst(dst slot, c *big.Int) { asmlib.VConst(dst.at(), asmlib.Radix52(c, limbs), Z0) }
 
 // kernelSetup loads the register constants and stores the slot constants.
 func kernelSetup() {
@@ -381,10 +367,10 @@ func genKernel() {
 	Comment("Every lane starts at infinity (K4 = the lanes at infinity); the",
 		"accumulators start at 0 so that no lane computes on stale data.")
 	KXNORB(K4, K4, K4)
-	for _, s := range []slot{sX, sY, sZ} {
-		LEAQ(sZero.at().limb(0), R8)
-		LEAQ(s.at().limb(0), R10)
-		CALL(fn("vcopy"))
+	for _, s := range accPoint {
+		LEAQ(sZero.at().Limb(0), R8)
+		LEAQ(s.at().Limb(0), R10)
+		asmlib.CallFunc("vcopy")
 	}
 	TESTQ(RSI, RSI)
 	JZ(LabelRef("tail"))
@@ -393,24 +379,20 @@ func genKernel() {
 	TESTL(ECX, ECX)
 	JZ(LabelRef("adds"))
 	Label("dbl")
-	CALL(fn("vdouble"))
+	asmlib.CallFunc("vdouble")
 	DECL(ECX)
 	JNZ(LabelRef("dbl"))
 	Label("adds")
 	KMOVB(Mem{Base: RBX, Disp: roundAct}, K2)
 	KMOVB(Mem{Base: RBX, Disp: roundNeg}, K3)
-	CALL(fn("vlookup"))
-	CALL(fn("vmadd"))
+	asmlib.CallFunc("vlookup")
+	asmlib.CallFunc("vmadd")
 	Comment("Lanes that add and are not at infinity take the sum (K5); lanes that",
 		"add and are at infinity take the addend, with Z = 1 (K6).")
 	KANDNB(K2, K4, K5) // K5 = K2 &^ K4
 	KANDB(K2, K4, K6)
-	vmerge(sX, sX3, K5)
-	vmerge(sY, sY3, K5)
-	vmerge(sZ, sZ3, K5)
-	vmerge(sX, sEX, K6)
-	vmerge(sY, sEY, K6)
-	vmerge(sZ, sOne, K6)
+	vmergePoint(accPoint, sumPoint, K5)
+	vmergePoint(accPoint, [3]slot{sEX, sEY, sOne}, K6)
 	KANDNB(K4, K2, K4) // K4 = K4 &^ K2
 	ADDQ(U8(roundSize), RBX)
 	DECQ(RSI)
@@ -420,20 +402,20 @@ func genKernel() {
 	TESTQ(R12, R12)
 	JZ(LabelRef("out"))
 	Label("tdbl")
-	CALL(fn("vdouble"))
+	asmlib.CallFunc("vdouble")
 	DECQ(R12)
 	JNZ(LabelRef("tdbl"))
 
 	Label("out")
 	genPairs()
 	Comment("Back to the table's domain (·2^384 mod p, then mod p) into out.")
-	for c, s := range []slot{sX, sY, sZ} {
+	for c, s := range accPoint {
 		vcall("mul", sT0, s, sOut, 0)
-		LEAQ(sT0.at().limb(0), R8)
-		LEAQ(kpSlot(1).at().limb(0), R11)
+		LEAQ(sT0.at().Limb(0), R8)
+		LEAQ(kpSlot(1).at().Limb(0), R11)
 		MOVQ(R13, R10)
 		ADDQ(U32(uint32(c*slotSize)), R10)
-		CALL(fn("vcanon"))
+		asmlib.CallFunc("vcanon")
 	}
 	KMOVB(K4, EAX)
 	MOVQ(RAX, Mem{Base: R13, Disp: 8 * (outWords - 1)})
@@ -441,35 +423,42 @@ func genKernel() {
 	RET()
 
 	genLookup()
-	genDouble()
-	genMadd()
-	genAdd()
+	for _, f := range formulaSubs {
+		f.gen()
+	}
 	genSubroutines()
 }
 
 // maxRounds is lanes.maxRounds.
 const maxRounds = 128
 
+// vmergePoint sets the point dst = src in the lanes of k.
+func vmergePoint(dst, src [3]slot, k OpmaskPhysical) {
+	for c := range dst {
+		vmerge(dst[c], src[c], k)
+	}
+}
+
 // vmerge sets dst = src in the lanes of k.
 func vmerge(dst, src slot, k OpmaskPhysical) {
 	for i := 0; i < limbs; i++ {
-		VMOVDQU64(dst.at().limb(i), Z0)
-		VMOVDQU64(src.at().limb(i), k, Z0)
-		VMOVDQU64(Z0, dst.at().limb(i))
+		VMOVDQU64(dst.at().Limb(i), Z0)
+		VMOVDQU64(src.at().Limb(i), k, Z0)
+		VMOVDQU64(Z0, dst.at().Limb(i))
 	}
 }
 
 // genLookup emits vlookup: EX, EY = the round's addends (at BX) in the
 // vector domain, EY negated in the lanes of K3, for the lanes of K2.
 func genLookup() {
-	subroutine("vlookup",
+	asmlib.Subroutine("vlookup",
 		"vlookup is a subroutine of chain8AVX512: EX, EY = the addends of the round at",
 		"BX in the lanes of K2, EY negated in those of K3. Declared for the",
 		"assembler's checks only.")
 	Comment("Gather the twelve words of each lane's point.Affine (X then Y).")
 	VMOVDQU64(Mem{Base: RBX, Disp: roundEnt}, Z12)
 	XORQ(RAX, RAX)
-	w := zs(0, 12)
+	w := asmlib.Zmms(0, 12)
 	for k := 0; k < 12; k++ {
 		VPXORQ(w[k], w[k], w[k])
 		KMOVB(K2, K1)
@@ -479,7 +468,7 @@ func genLookup() {
 		"the same value in the vector domain, cut into 52-bit limbs, then folded.")
 	for c, dst := range []slot{sEX, sEY} {
 		a := w[6*c : 6*c+6]
-		l := zs(13, limbs)
+		l := asmlib.Zmms(13, limbs)
 		VPSLLQ(U8(44), a[0], l[0])
 		VPSRLQ(U8(12), l[0], l[0])
 		// l_i = (a[q] >> s | a[q+1] << (64 − s)) & mask, bit 52i − 32 of a.
@@ -495,15 +484,15 @@ func genLookup() {
 				VPANDQ(zMask, l[i], l[i])
 			}
 		}
-		vfoldRegs(l, zs(21, 3))
-		vstore(dst.at(), l)
+		vfoldRegs(l, asmlib.Zmms(21, 3))
+		asmlib.VStore(dst.at(), l)
 	}
 	Comment("EY = 2p − EY in the lanes whose digit is negative.")
-	LEAQ(sZero.at().limb(0), R8)
-	LEAQ(sEY.at().limb(0), R9)
-	LEAQ(sT0.at().limb(0), R10)
-	LEAQ(kpSlot(2).at().limb(0), R11)
-	CALL(fn("vsub"))
+	LEAQ(sZero.at().Limb(0), R8)
+	LEAQ(sEY.at().Limb(0), R9)
+	LEAQ(sT0.at().Limb(0), R10)
+	LEAQ(kpSlot(2).at().Limb(0), R11)
+	asmlib.CallFunc("vsub")
 	vmerge(sEY, sT0, K3)
 	RET()
 }
@@ -516,29 +505,22 @@ func genSubroutines() {
 	}{
 		{"mul", func() { vmulBody(vdst, vx, vy) }},
 		{"sqr", func() { vsqrBody(vdst, vx) }},
-		{"add", func() { vaddBody(vdst, vx, vy) }},
-		{"sub", func() { vsubBody(vdst, vx, vy, vk) }},
+		{"add", func() { asmlib.VAdd(vdst, vx, vy, asmlib.Zmms(0, limbs), zMask, Z8) }},
+		{"sub", func() { asmlib.VSub(vdst, vx, vy, vk, asmlib.Zmms(0, limbs), zMask, Z8) }},
 		{"fold", func() { vfoldBody(vdst, vx) }},
 		{"canon", func() { vcanonBody(vdst, vx, vk) }},
 		{"copy", func() {
-			v := zs(0, limbs)
-			vload(v, vx)
-			vstore(vdst, v)
+			v := asmlib.Zmms(0, limbs)
+			asmlib.VLoad(v, vx)
+			asmlib.VStore(vdst, v)
 		}},
 	} {
-		subroutine("v"+op.name,
+		asmlib.Subroutine("v"+op.name,
 			fmt.Sprintf("v%s is a subroutine: (R10) = %s of (R8), (R9), (R11); constants in", op.name, op.name),
 			"Z28–Z31. Declared for the assembler's checks only.")
 		op.body()
 		RET()
 	}
-}
-
-// subroutine starts a function of the kernel's register calling convention
-// (no Go arguments).
-func subroutine(name string, doc ...string) {
-	TEXT(name, NOSPLIT, "func()")
-	Doc(doc...)
 }
 
 // genTestKernels emits one field operation on slots 0 and 1 of s (and 3
