@@ -270,81 +270,80 @@ adds:
 	CALL  ·vlookup(SB)
 	CALL  ·vmadd(SB)
 
-	// Lanes that add and are not at infinity take the sum (K5); lanes that
-	// add and are at infinity take the addend, with Z = 1 (K6).
-	KANDNB    K2, K4, K5
+	// Lanes that add take the sum (K2), then those of them at infinity take
+	// the addend instead, with Z = 1 (K6).
 	KANDB     K2, K4, K6
 	VMOVDQU64 (DI), Z0
-	VMOVDQU64 1536(DI), K5, Z0
+	VMOVDQU64 1536(DI), K2, Z0
 	VMOVDQU64 Z0, (DI)
 	VMOVDQU64 64(DI), Z0
-	VMOVDQU64 1600(DI), K5, Z0
+	VMOVDQU64 1600(DI), K2, Z0
 	VMOVDQU64 Z0, 64(DI)
 	VMOVDQU64 128(DI), Z0
-	VMOVDQU64 1664(DI), K5, Z0
+	VMOVDQU64 1664(DI), K2, Z0
 	VMOVDQU64 Z0, 128(DI)
 	VMOVDQU64 192(DI), Z0
-	VMOVDQU64 1728(DI), K5, Z0
+	VMOVDQU64 1728(DI), K2, Z0
 	VMOVDQU64 Z0, 192(DI)
 	VMOVDQU64 256(DI), Z0
-	VMOVDQU64 1792(DI), K5, Z0
+	VMOVDQU64 1792(DI), K2, Z0
 	VMOVDQU64 Z0, 256(DI)
 	VMOVDQU64 320(DI), Z0
-	VMOVDQU64 1856(DI), K5, Z0
+	VMOVDQU64 1856(DI), K2, Z0
 	VMOVDQU64 Z0, 320(DI)
 	VMOVDQU64 384(DI), Z0
-	VMOVDQU64 1920(DI), K5, Z0
+	VMOVDQU64 1920(DI), K2, Z0
 	VMOVDQU64 Z0, 384(DI)
 	VMOVDQU64 448(DI), Z0
-	VMOVDQU64 1984(DI), K5, Z0
+	VMOVDQU64 1984(DI), K2, Z0
 	VMOVDQU64 Z0, 448(DI)
 	VMOVDQU64 512(DI), Z0
-	VMOVDQU64 2048(DI), K5, Z0
+	VMOVDQU64 2048(DI), K2, Z0
 	VMOVDQU64 Z0, 512(DI)
 	VMOVDQU64 576(DI), Z0
-	VMOVDQU64 2112(DI), K5, Z0
+	VMOVDQU64 2112(DI), K2, Z0
 	VMOVDQU64 Z0, 576(DI)
 	VMOVDQU64 640(DI), Z0
-	VMOVDQU64 2176(DI), K5, Z0
+	VMOVDQU64 2176(DI), K2, Z0
 	VMOVDQU64 Z0, 640(DI)
 	VMOVDQU64 704(DI), Z0
-	VMOVDQU64 2240(DI), K5, Z0
+	VMOVDQU64 2240(DI), K2, Z0
 	VMOVDQU64 Z0, 704(DI)
 	VMOVDQU64 768(DI), Z0
-	VMOVDQU64 2304(DI), K5, Z0
+	VMOVDQU64 2304(DI), K2, Z0
 	VMOVDQU64 Z0, 768(DI)
 	VMOVDQU64 832(DI), Z0
-	VMOVDQU64 2368(DI), K5, Z0
+	VMOVDQU64 2368(DI), K2, Z0
 	VMOVDQU64 Z0, 832(DI)
 	VMOVDQU64 896(DI), Z0
-	VMOVDQU64 2432(DI), K5, Z0
+	VMOVDQU64 2432(DI), K2, Z0
 	VMOVDQU64 Z0, 896(DI)
 	VMOVDQU64 960(DI), Z0
-	VMOVDQU64 2496(DI), K5, Z0
+	VMOVDQU64 2496(DI), K2, Z0
 	VMOVDQU64 Z0, 960(DI)
 	VMOVDQU64 1024(DI), Z0
-	VMOVDQU64 2560(DI), K5, Z0
+	VMOVDQU64 2560(DI), K2, Z0
 	VMOVDQU64 Z0, 1024(DI)
 	VMOVDQU64 1088(DI), Z0
-	VMOVDQU64 2624(DI), K5, Z0
+	VMOVDQU64 2624(DI), K2, Z0
 	VMOVDQU64 Z0, 1088(DI)
 	VMOVDQU64 1152(DI), Z0
-	VMOVDQU64 2688(DI), K5, Z0
+	VMOVDQU64 2688(DI), K2, Z0
 	VMOVDQU64 Z0, 1152(DI)
 	VMOVDQU64 1216(DI), Z0
-	VMOVDQU64 2752(DI), K5, Z0
+	VMOVDQU64 2752(DI), K2, Z0
 	VMOVDQU64 Z0, 1216(DI)
 	VMOVDQU64 1280(DI), Z0
-	VMOVDQU64 2816(DI), K5, Z0
+	VMOVDQU64 2816(DI), K2, Z0
 	VMOVDQU64 Z0, 1280(DI)
 	VMOVDQU64 1344(DI), Z0
-	VMOVDQU64 2880(DI), K5, Z0
+	VMOVDQU64 2880(DI), K2, Z0
 	VMOVDQU64 Z0, 1344(DI)
 	VMOVDQU64 1408(DI), Z0
-	VMOVDQU64 2944(DI), K5, Z0
+	VMOVDQU64 2944(DI), K2, Z0
 	VMOVDQU64 Z0, 1408(DI)
 	VMOVDQU64 1472(DI), Z0
-	VMOVDQU64 3008(DI), K5, Z0
+	VMOVDQU64 3008(DI), K2, Z0
 	VMOVDQU64 Z0, 1472(DI)
 	VMOVDQU64 (DI), Z0
 	VMOVDQU64 3072(DI), K6, Z0
@@ -484,19 +483,13 @@ out:
 	VMOVDQU64 Z0, 10688(DI)
 	CALL      ·vadd2(SB)
 
-	// K5 = the lanes whose neighbour is at infinity (K4's bits swapped in pairs).
-	KMOVB K4, AX
-	MOVL  AX, DX
-	ANDL  $0x00000055, AX
-	SHLL  $0x01, AX
-	SHRL  $0x01, DX
-	ANDL  $0x00000055, DX
-	ORL   DX, AX
-	KMOVB AX, K5
-
-	// Where both lanes of a pair are present the even lane takes the sum (K6);
-	// elsewhere it keeps its own accumulator (the odd lane holds an addend only
-	// if the even one does: Chain fills a group's lanes in order).
+	// Chain fills a group's lanes in order, so an odd lane holds an addend only
+	// if its even neighbour does: a pair is at infinity when its even lane is, and
+	// the even lane takes the sum where neither lane is (K6 = not K4 | K4 >> 1);
+	// elsewhere it keeps its own accumulator. The odd lanes are then left out.
+	KMOVB     K4, AX
+	SHRL      $0x01, AX
+	KMOVB     AX, K5
 	KORB      K4, K5, K6
 	KNOTB     K6, K6
 	VMOVDQU64 (DI), Z0
@@ -571,12 +564,9 @@ out:
 	VMOVDQU64 1472(DI), Z0
 	VMOVDQU64 3008(DI), K6, Z0
 	VMOVDQU64 Z0, 1472(DI)
-
-	// A pair is at infinity if both its lanes are; the odd lanes are left out.
-	KANDB K4, K5, K4
-	MOVL  $0x000000aa, AX
-	KMOVB AX, K5
-	KORB  K4, K5, K4
+	MOVL      $0x000000aa, AX
+	KMOVB     AX, K5
+	KORB      K4, K5, K4
 
 	// Back to the table's domain (·2^384 mod p, then mod p) into out.
 	LEAQ  (DI), R8

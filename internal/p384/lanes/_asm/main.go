@@ -297,23 +297,16 @@ func genPairs() {
 		}
 	}
 	asmlib.CallFunc("vadd2")
-	Comment("K5 = the lanes whose neighbour is at infinity (K4's bits swapped in pairs).")
+	Comment("Chain fills a group's lanes in order, so an odd lane holds an addend only",
+		"if its even neighbour does: a pair is at infinity when its even lane is, and",
+		"the even lane takes the sum where neither lane is (K6 = not K4 | K4 >> 1);",
+		"elsewhere it keeps its own accumulator. The odd lanes are then left out.")
 	KMOVB(K4, EAX)
-	MOVL(EAX, EDX)
-	ANDL(U32(0x55), EAX)
-	SHLL(U8(1), EAX)
-	SHRL(U8(1), EDX)
-	ANDL(U32(0x55), EDX)
-	ORL(EDX, EAX)
+	SHRL(U8(1), EAX)
 	KMOVB(EAX, K5)
-	Comment("Where both lanes of a pair are present the even lane takes the sum (K6);",
-		"elsewhere it keeps its own accumulator (the odd lane holds an addend only",
-		"if the even one does: Chain fills a group's lanes in order).")
 	KORB(K4, K5, K6)
 	KNOTB(K6, K6)
 	vmergePoint(accPoint, sumPoint, K6)
-	Comment("A pair is at infinity if both its lanes are; the odd lanes are left out.")
-	KANDB(K4, K5, K4)
 	MOVL(U32(0xaa), EAX)
 	KMOVB(EAX, K5)
 	KORB(K4, K5, K4)
@@ -387,11 +380,10 @@ func genKernel() {
 	KMOVB(Mem{Base: RBX, Disp: roundNeg}, K3)
 	asmlib.CallFunc("vlookup")
 	asmlib.CallFunc("vmadd")
-	Comment("Lanes that add and are not at infinity take the sum (K5); lanes that",
-		"add and are at infinity take the addend, with Z = 1 (K6).")
-	KANDNB(K2, K4, K5) // K5 = K2 &^ K4
+	Comment("Lanes that add take the sum (K2), then those of them at infinity take",
+		"the addend instead, with Z = 1 (K6).")
 	KANDB(K2, K4, K6)
-	vmergePoint(accPoint, sumPoint, K5)
+	vmergePoint(accPoint, sumPoint, K2)
 	vmergePoint(accPoint, [3]slot{sEX, sEY, sOne}, K6)
 	KANDNB(K4, K2, K4) // K4 = K4 &^ K2
 	ADDQ(U8(roundSize), RBX)
