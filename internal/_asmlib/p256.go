@@ -1,8 +1,9 @@
 // Package asmlib holds the avo building blocks of field arithmetic that the
 // repository's assembly generators share: internal/field/_asm (the field
 // kernels), internal/point/_asm (the fused Jacobian kernels),
-// internal/comb/_asm (the comb's fused complete additions) and
-// internal/p384/field/_asm. For P-256 (this file): a register pool, the
+// internal/comb/_asm (the comb's fused complete additions and its
+// eight-lane kernel), internal/p384/field/_asm and internal/p384/lanes/_asm
+// (P-384's eight-lane chain). For P-256 (this file): a register pool, the
 // reduction addend of p, the subtraction of p, the rows and rounds of the
 // MULX/ADCX/ADOX Montgomery multiplication and the whole multiplication
 // (MulADX), and the squaring's product, reduction and final addition
@@ -12,7 +13,9 @@
 // limb count and modulus (mont.go): the subtraction of a constant, the
 // modular addition and subtraction (AddMod, SubMod), and the textbook
 // Montgomery multiplication MontMulN, which with P-384's round (p384.go)
-// is now only internal/p384/field's comparison kernels. It is a
+// is now only internal/p384/field's comparison kernels. For AVX-512
+// (vec.go): the radix-2^52 helpers of the eight-lane kernels and the
+// interpreter of the formula programs they and the comb run. It is a
 // module of its own, used by the generators through replace directives; it
 // is not part of the library.
 //
