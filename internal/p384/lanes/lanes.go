@@ -5,11 +5,12 @@
 // A split chain (u1·G + u2·Q from per-key tables, internal/p384/ecdsaverify)
 // adds, at each of its RunLen steps, several table points into one
 // accumulator; none of those additions depends on another, only on the
-// doublings between the steps. A Chain spreads the additions of each step
-// over eight accumulators that all take the same doublings, so one
-// vector doubling serves eight and one vector addition does up to eight;
-// the lanes are summed at the end. Eight lanes of the vector arithmetic cost
-// about what two scalar field products do (docs/verification.md).
+// doublings between the steps. A Chain spreads the additions over eight
+// accumulators that all take the same doublings, so one vector doubling
+// serves eight and one vector addition does up to eight, in Groups groups
+// of two lanes whose sums the caller puts together. A product of eight
+// lanes costs about what two scalar products do (docs/arithmetic.md, "P-384
+// in eight lanes").
 //
 // Everything here is variable time and for public data only: the rounds
 // depend on the digits of the verification scalars, and the kernel's work
@@ -21,8 +22,10 @@ import (
 	"github.com/p256tls/p256tls/internal/p384/point"
 )
 
-// maxRounds bounds the rounds of one chain: a split chain of 20 steps with
-// at most 40 additions each needs at most 100.
+// maxRounds bounds the rounds of one chain: a split chain of 20 steps of at
+// most 40 additions each needs at most 100 (a step's additions on one
+// group's two lanes take 20 rounds, and the groups' five steps run side by
+// side).
 const maxRounds = 128
 
 // round is one vector addition: lane l adds *ent[l] (negated if bit l of
@@ -36,7 +39,7 @@ type round struct {
 	_   [2]uint8
 }
 
-// Groups is the number of sums a Chain keeps, each on Lanes/Groups lanes.
+// Groups is the number of sums a Chain keeps, each on 8/Groups lanes.
 const Groups = 4
 
 // perGroup is the number of lanes of a group. The kernel adds the two
@@ -59,18 +62,23 @@ var _ [2 - perGroup]struct{}
 // doublings between groups. Vector doublings cost eight scalar ones'
 // products, scalar ones one.
 type Chain struct {
-	r        [maxRounds]round
-	n        int         // rounds in r
-	step     int         // the first round of the current step
-	cnt      [Groups]int // each group's additions in the current step
-	dbl      uint32      // doublings not yet given to a round
-	overflow bool        // more rounds than maxRounds were needed
+	r      [maxRounds]round
+	n      int         // rounds in r
+	step   int         // the first round of the current step
+	cnt    [Groups]int // each group's additions in the current step
+	dbl    uint32      // doublings not yet given to a round
+	refuse bool        // more rounds than maxRounds were needed, or a nil point
 }
 
 // Double doubles every sum. Doublings before the first addition are
-// dropped (they double the point at infinity).
+// dropped (they double the point at infinity). More than 2^32 − 1
+// doublings between two additions make Sum refuse.
 func (c *Chain) Double() {
 	if c.n == 0 {
+		return
+	}
+	if c.dbl == 1<<32-1 {
+		c.refuse = true
 		return
 	}
 	c.dbl++
@@ -79,14 +87,19 @@ func (c *Chain) Double() {
 }
 
 // Add adds a, or −a if neg is set, to the sum of group g, in [0, Groups)
-// (other values are taken mod Groups). a must be on the curve.
+// (other values are taken mod Groups). a must be on the curve; a nil a
+// makes Sum refuse.
 func (c *Chain) Add(a *point.Affine, neg bool, g int) {
+	if a == nil {
+		c.refuse = true
+		return
+	}
 	g &= Groups - 1
 	k := c.cnt[g]
 	ri := c.step + k/perGroup
 	if ri == c.n {
 		if c.n == maxRounds {
-			c.overflow = true
+			c.refuse = true
 			return
 		}
 		c.r[c.n] = round{dbl: c.dbl}
@@ -106,12 +119,14 @@ func (c *Chain) Add(a *point.Affine, neg bool, g int) {
 // Sum sets sums[g] to the sum of group g and reports true, or reports false
 // and leaves sums unchanged if the chain cannot be summed here: the CPU
 // lacks AVX-512 IFMA (or the purego tag is set), the chain needed more than
-// 128 vector additions, or a lane met an addition the general formula does
-// not cover (a point added to itself or to its opposite, which a random
-// chain meets with probability about 2^−370 and a crafted one on purpose).
+// 128 rounds of vector additions, was given a nil point or more doublings
+// in a row than Double counts, or a lane met an addition the general
+// formula does not cover (a point added to itself or to its opposite,
+// which a random chain meets with probability about 2^−370 and a crafted
+// one on purpose).
 // The caller then computes the same sums another way. c is left as it was.
 func (c *Chain) Sum(sums *[Groups]point.Jacobian) bool {
-	if !Available || c.overflow {
+	if !Available || c.refuse {
 		return false
 	}
 	var out [outWords]uint64

@@ -237,6 +237,19 @@ func TestChainRefuses(t *testing.T) {
 	if c.Sum(&sums) {
 		t.Error("Sum accepted a chain of more than 128 rounds")
 	}
+	var n Chain
+	n.Add(entry(1, 1), false, 0)
+	n.Add(nil, false, 1)
+	if n.Sum(&sums) {
+		t.Error("Sum accepted a chain with a nil point")
+	}
+	var dc Chain
+	dc.Add(entry(1, 1), false, 0)
+	dc.dbl = 1<<32 - 1
+	dc.Double()
+	if dc.Sum(&sums) {
+		t.Error("Sum accepted a chain with 2^32 doublings in a row")
+	}
 }
 
 func TestSumAllocs(t *testing.T) {
@@ -349,7 +362,7 @@ func FuzzChain(f *testing.F) {
 			ss = append(ss, step{a: e, neg: b&0x40 != 0, g: int(b>>4) % Groups})
 		}
 		c := build(ss)
-		special := laneModel(ss) || c.overflow // past 128 rounds: TestChainRefuses
+		special := laneModel(ss) || c.refuse // past 128 rounds: TestChainRefuses
 
 		var got [Groups]point.Jacobian
 		ok := c.Sum(&got)
