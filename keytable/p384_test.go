@@ -97,13 +97,7 @@ func keys384(t testing.TB, random int) []keyed {
 // the ordinary path, each answer the vector's (crypto/ecdsa's for
 // "acceptable" ones).
 func TestWycheproofP384(t *testing.T) {
-	files := []string{
-		"ecdsa_secp384r1_sha256_test.json", "ecdsa_secp384r1_sha384_test.json", "ecdsa_secp384r1_sha512_test.json",
-		"ecdsa_secp384r1_sha384_p1363_test.json", "ecdsa_secp384r1_sha512_p1363_test.json",
-		"ecdsa_secp384r1_sha3_384_test.json", "ecdsa_secp384r1_sha3_512_test.json",
-		"ecdsa_secp384r1_shake256_test.json", "ecdsa_secp384r1_shake256_p1363_test.json",
-		"ecdsa_secp384r1_webcrypto_test.json",
-	}
+	files := ecdsatest.P384Files
 	total := 0
 	for _, name := range files {
 		for _, g := range ecdsatest.Load(t, name) {

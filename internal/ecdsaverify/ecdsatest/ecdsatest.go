@@ -50,6 +50,16 @@ type Group struct {
 
 var vectorDir string
 
+// P384Files are the Wycheproof module's ECDSA secp384r1 files: DER and
+// P1363, SHA-2, SHA-3, SHAKE256 and WebCrypto (every one it has).
+var P384Files = []string{
+	"ecdsa_secp384r1_sha256_test.json", "ecdsa_secp384r1_sha384_test.json", "ecdsa_secp384r1_sha512_test.json",
+	"ecdsa_secp384r1_sha384_p1363_test.json", "ecdsa_secp384r1_sha512_p1363_test.json",
+	"ecdsa_secp384r1_sha3_384_test.json", "ecdsa_secp384r1_sha3_512_test.json",
+	"ecdsa_secp384r1_shake256_test.json", "ecdsa_secp384r1_shake256_p1363_test.json",
+	"ecdsa_secp384r1_webcrypto_test.json",
+}
+
 // Dir returns the directory of the Wycheproof vectors, fetched through the
 // Go module proxy with `go mod download -json`. When they cannot be had, the
 // test fails if the environment variable CI is "true" (as in .ci/run: a CI

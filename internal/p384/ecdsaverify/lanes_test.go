@@ -36,6 +36,17 @@ func lanesSwitch(t testing.TB) func(on bool) {
 	return func(on bool) { lanes.Available = on }
 }
 
+// bothWays returns SplitSum's sum with the lanes on and with them off
+// (set switches them, as lanesSwitch's function does), leaving them on.
+func bothWays(set func(bool), u1, u2 *[6]uint64, tab []point.Affine, w uint) (on, off point.Jacobian) {
+	set(true)
+	SplitSum(&on, u1, u2, tab, w)
+	set(false)
+	SplitSum(&off, u1, u2, tab, w)
+	set(true)
+	return on, off
+}
+
 // samePoint reports whether p and q are the same point: both at infinity,
 // or X₁·Z₂² = X₂·Z₁² and Y₁·Z₂³ = Y₂·Z₁³.
 func samePoint(p, q *point.Jacobian) bool {
@@ -188,12 +199,7 @@ func TestLanesTwin(t *testing.T) {
 			per := 1 << (w - 2)
 			for pi, p := range pairs {
 				u1, u2 := limbs(p.u1), limbs(p.u2)
-				var on, off point.Jacobian
-				set(true)
-				SplitSum(&on, &u1, &u2, tab, w)
-				set(false)
-				SplitSum(&off, &u1, &u2, tab, w)
-				set(true)
+				on, off := bothWays(set, &u1, &u2, tab, w)
 				if !samePoint(&on, &off) {
 					t.Fatalf("d=%x w=%d u1=%x u2=%x: SplitSum with lanes differs from the scalar chain", k.d, w, p.u1, p.u2)
 				}
@@ -283,12 +289,7 @@ func TestLanesFallback(t *testing.T) {
 			} else if acc != sentinel {
 				t.Errorf("w=%d %s: laneSum refused and changed acc", w, c.name)
 			}
-			var on, off point.Jacobian
-			set(true)
-			SplitSum(&on, &u1, &u2, tab, w)
-			set(false)
-			SplitSum(&off, &u1, &u2, tab, w)
-			set(true)
+			on, off := bothWays(set, &u1, &u2, tab, w)
 			x, y := ecdsatest.SumOn(curve, qx, qy, c.u1, c.u2)
 			if !sameAs(&on, x, y) {
 				t.Errorf("w=%d %s: SplitSum with lanes on is not u1·G + u2·Q", w, c.name)
@@ -309,13 +310,7 @@ func TestLanesFallback(t *testing.T) {
 // answers are compared for all).
 func TestLanesWycheproof(t *testing.T) {
 	set := lanesSwitch(t)
-	files := []string{
-		"ecdsa_secp384r1_sha256_test.json", "ecdsa_secp384r1_sha384_test.json", "ecdsa_secp384r1_sha512_test.json",
-		"ecdsa_secp384r1_sha384_p1363_test.json", "ecdsa_secp384r1_sha512_p1363_test.json",
-		"ecdsa_secp384r1_sha3_384_test.json", "ecdsa_secp384r1_sha3_512_test.json",
-		"ecdsa_secp384r1_shake256_test.json", "ecdsa_secp384r1_shake256_p1363_test.json",
-		"ecdsa_secp384r1_webcrypto_test.json",
-	}
+	files := ecdsatest.P384Files
 	const w = 5
 	total, valid := 0, 0
 	for _, name := range files {

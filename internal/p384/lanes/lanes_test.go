@@ -50,26 +50,16 @@ func build(steps []step) *Chain {
 	return c
 }
 
-// equal reports whether p and q are the same point (Jacobian coordinates
-// compared by cross-multiplication).
+// equal reports whether p and q are the same point (both at infinity, or
+// the same affine coordinates).
 func equal(p, q *point.Jacobian) bool {
 	pi, qi := p.Z.IsZero() == 1, q.Z.IsZero() == 1
 	if pi || qi {
 		return pi == qi
 	}
-	var pz2, qz2, pz3, qz3, a, b field.Element
-	pz2.Square(&p.Z)
-	qz2.Square(&q.Z)
-	pz3.Mul(&pz2, &p.Z)
-	qz3.Mul(&qz2, &q.Z)
-	a.Mul(&p.X, &qz2)
-	b.Mul(&q.X, &pz2)
-	if a.Equal(&b) == 0 {
-		return false
-	}
-	a.Mul(&p.Y, &qz3)
-	b.Mul(&q.Y, &pz3)
-	return a.Equal(&b) == 1
+	var out [2]point.Affine
+	var scratch [2]field.Element
+	return point.BatchToAffineVartime(out[:], []point.Jacobian{*p, *q}, scratch[:]) && out[0] == out[1]
 }
 
 // entry returns a table point of G's runs: distinct for distinct (run, i).
