@@ -3,6 +3,7 @@
 package lanes
 
 import (
+	"crypto/elliptic"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -13,10 +14,7 @@ import (
 // math/big, on every lane.
 
 var (
-	bigP = func() *big.Int {
-		v, _ := new(big.Int).SetString("fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff", 16)
-		return v
-	}()
+	bigP   = elliptic.P384().Params().P
 	mask52 = new(big.Int).SetUint64(1<<52 - 1)
 	r416   = new(big.Int).Lsh(big.NewInt(1), 416)
 )

@@ -38,6 +38,7 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 
 	"github.com/p256tls/p256tls/internal/_asmlib"
+	"github.com/p256tls/p256tls/internal/curvedef"
 )
 
 const (
@@ -47,22 +48,8 @@ const (
 	pLow = 1<<32 - 1
 )
 
-// p is P-384's prime.
-var p = func() *big.Int {
-	v := new(big.Int).Lsh(big.NewInt(1), 384)
-	for _, t := range []struct {
-		e   uint
-		add bool
-	}{{128, false}, {96, false}, {32, true}} {
-		w := new(big.Int).Lsh(big.NewInt(1), t.e)
-		if t.add {
-			v.Add(v, w)
-		} else {
-			v.Sub(v, w)
-		}
-	}
-	return v.Sub(v, big.NewInt(1))
-}()
+// p is P-384's prime, internal/curvedef's.
+var p = curvedef.P384().P
 
 // The operands of the subroutines.
 var vx, vy, vdst, vk = asmlib.VecFE{Base: R8}, asmlib.VecFE{Base: R9}, asmlib.VecFE{Base: R10}, asmlib.VecFE{Base: R11}

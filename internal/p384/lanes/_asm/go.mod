@@ -13,3 +13,7 @@ require (
 require github.com/p256tls/p256tls/internal/_asmlib v0.0.0
 
 replace github.com/p256tls/p256tls/internal/_asmlib => ../../../_asmlib
+
+require github.com/p256tls/p256tls v0.0.0
+
+replace github.com/p256tls/p256tls => ../../../..
