@@ -233,19 +233,25 @@ func VerifyPoint(q *point.Affine, digest []byte, r, s *scalar.Scalar) bool {
 // JointSum sets acc = u1·G + u2·Q: a chain over Q's width-QWidth NAF, into
 // whose last RunLen steps G's runs are added.
 func JointSum(acc *point.Jacobian, u1, u2 *[6]uint64, q *point.Affine) {
+	var qm [1 << (QWidth - 2)]point.Cached
+	jointSum(acc, u1, u2, q, qm[:], QWidth)
+}
+
+// jointSum is JointSum with Q's NAF width w (at least 3), and qm the room
+// for Q's 2^(w−2) odd multiples (exactly that many).
+func jointSum(acc *point.Jacobian, u1, u2 *[6]uint64, q *point.Affine, qm []point.Cached, w uint) {
 	var gs wnaf.Sparse
 	var qd [wnaf.Len384]int8
 	wnaf.RecodeSparse(&gs, u1[:], gtable.Width)
 	var pl plan
 	pl.add(&gs, nil, 0)
-	top := wnaf.Recode(qd[:], u2[:], QWidth)
+	top := wnaf.Recode(qd[:], u2[:], w)
 
-	// Odd multiples Q, 3Q, …, (2^(QWidth−1)−1)·Q in Jacobian form, with their
+	// Odd multiples Q, 3Q, …, (2^(w−1)−1)·Q in Jacobian form, with their
 	// Z² and Z³.
 	// Made with a co-Z doubling and co-Z additions, as the key tables are
 	// (point.BuildRuns): the multiples k·Q + 2Q (k odd, small) are never equal or
 	// opposite for a valid Q.
-	var qm [1 << (QWidth - 2)]point.Cached
 	var base, cur, two point.Jacobian
 	base.SetAffine(q)
 	point.DoubleCoZ(&two, &cur, &base)

@@ -31,7 +31,6 @@ import (
 	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
 	"github.com/p256tls/p256tls/internal/gentest"
 	"github.com/p256tls/p256tls/internal/p384/field"
-	"github.com/p256tls/p256tls/internal/p384/gtable"
 	"github.com/p256tls/p256tls/internal/p384/point"
 	"github.com/p256tls/p256tls/internal/p384/scalar"
 	"github.com/p256tls/p256tls/internal/wnaf"
@@ -525,38 +524,8 @@ func splitSumShape(acc *point.Jacobian, u1, u2 *[6]uint64, g, q []point.Affine, 
 
 // jointSumWidth is JointSum with the Q width as a parameter (qw ≤ 6).
 func jointSumWidth(acc *point.Jacobian, u1, u2 *[6]uint64, q *point.Affine, qw uint) {
-	var gs wnaf.Sparse
-	var qd [wnaf.Len384]int8 // room for either curve
-	wnaf.RecodeSparse(&gs, u1[:], gtable.Width)
-	var pl plan
-	pl.add(&gs, nil, 0)
-	top := wnaf.Recode(qd[:], u2[:], qw)
 	var qm [16]point.Cached
-	var base, cur, two point.Jacobian
-	base.SetAffine(q)
-	point.DoubleCoZ(&two, &cur, &base)
-	qm[0].Set(&cur)
-	for i := 1; i < 1<<(qw-2); i++ {
-		point.AddCoZ(&cur, &two)
-		qm[i].Set(&cur)
-	}
-	if top < RunLen-1 {
-		top = RunLen - 1
-	}
-	acc.SetInfinity()
-	for t := top; t >= 0; t-- {
-		if acc.Z.IsZero() == 0 {
-			acc.Double()
-		}
-		if d := qd[t]; d != 0 {
-			acc.AddCachedVartime(&qm[abs(d)>>1], d < 0)
-		}
-		if t < RunLen {
-			for _, c := range pl.a[t][:pl.n[t]] {
-				acc.AddMixedVartime(pl.entry(c, nil, 0), c&planNeg != 0)
-			}
-		}
-	}
+	jointSum(acc, u1, u2, q, qm[:1<<(qw-2)], qw)
 }
 
 // A jointVariant is an alternative ordinary chain (u1·G + u2·Q) that
