@@ -121,6 +121,12 @@ func storeFE(v []GPPhysical, x fe) {
 	}
 }
 
+// storeFree writes v to x and returns v's registers to regs.
+func storeFree(v []GPPhysical, x fe, regs *pool) {
+	storeFE(v, x)
+	regs.Put(v...)
+}
+
 func ops(r []GPPhysical) []Op {
 	o := make([]Op, len(r))
 	for i := range r {
@@ -169,14 +175,12 @@ func genDouble(c *curve) {
 	}
 	s := load(X, regs)
 	c.sub(s, delta, regs)
-	storeFE(s, T)
-	regs.Put(s...)
+	storeFree(s, T, regs)
 	if c.spill {
 		d = load(A, regs)
 	}
 	s = c.add(d, mops(X), regs)
-	storeFE(s, A)
-	regs.Put(s...)
+	storeFree(s, A, regs)
 
 	Comment("α = A·T, then 3α/2")
 	s = c.mul(A, T, regs)
@@ -184,21 +188,17 @@ func genDouble(c *curve) {
 	s = c.add(s, ops(s), regs)
 	s = c.add(s, mops(alpha), regs)
 	c.half(s, regs)
-	storeFE(s, alpha)
-	regs.Put(s...)
+	storeFree(s, alpha, regs)
 
 	Comment("γ = Y², β = X·γ")
 	s = c.square(Y, regs)
-	storeFE(s, gamma)
-	regs.Put(s...)
+	storeFree(s, gamma, regs)
 	s = c.mul(X, gamma, regs)
-	storeFE(s, beta)
-	regs.Put(s...)
+	storeFree(s, beta, regs)
 
 	Comment("Z' = Y·Z")
 	s = c.mul(Z, Y, regs)
-	storeFE(s, Z)
-	regs.Put(s...)
+	storeFree(s, Z, regs)
 
 	Comment("X' = α² - 2β")
 	x := c.square(alpha, regs)
@@ -207,20 +207,17 @@ func genDouble(c *curve) {
 	storeFE(x, X)
 	Comment("T = β - X'")
 	s = subFrom(c, beta, x, X, regs)
-	storeFE(s, T)
-	regs.Put(s...)
+	storeFree(s, T, regs)
 	if !c.spill {
 		regs.Put(x...)
 	}
 
 	Comment("γ = γ², Y' = α·T - γ")
 	s = c.square(gamma, regs)
-	storeFE(s, gamma)
-	regs.Put(s...)
+	storeFree(s, gamma, regs)
 	s = c.mul(alpha, T, regs)
 	c.sub(s, mops(gamma), regs)
-	storeFE(s, Y)
-	regs.Put(s...)
+	storeFree(s, Y, regs)
 	RET()
 }
 
@@ -261,8 +258,7 @@ func genAddMixed(c *curve) {
 
 	Comment("ZZ = Z1²")
 	s := c.square(Z, regs)
-	storeFE(s, ZZ)
-	regs.Put(s...)
+	storeFree(s, ZZ, regs)
 
 	genAddGeneral(c, addSlots{
 		X: X, Y: Y, Z: Z, x2: AX_, y2: AY_, u1: X, s1: Y, u1Name: "X1", s1Name: "Y1",
@@ -467,14 +463,11 @@ func genAddCached(c *curve) {
 
 	Comment("ZZ = Z1², U1 = X1·Z2², S1 = Y1·Z2³")
 	s := c.square(Z, regs)
-	storeFE(s, ZZ)
-	regs.Put(s...)
+	storeFree(s, ZZ, regs)
 	s = c.mul(X, QZZ, regs)
-	storeFE(s, U1)
-	regs.Put(s...)
+	storeFree(s, U1, regs)
 	s = c.mul(Y, QZZZ, regs)
-	storeFE(s, S1)
-	regs.Put(s...)
+	storeFree(s, S1, regs)
 
 	genAddGeneral(c, addSlots{
 		X: X, Y: Y, Z: Z, x2: QX, y2: QY, z2: QZ, u1: U1, s1: S1, u1Name: "U1", s1Name: "S1",
@@ -506,37 +499,30 @@ func genAddCoZ(c *curve) {
 	Comment("DX = Xp - Xq, DY = Yp - Yq")
 	s := load(X, regs)
 	c.sub(s, mops(QX), regs)
-	storeFE(s, DX)
-	regs.Put(s...)
+	storeFree(s, DX, regs)
 	s = load(Y, regs)
 	c.sub(s, mops(QY), regs)
-	storeFE(s, DY)
-	regs.Put(s...)
+	storeFree(s, DY, regs)
 
 	Comment("A = DX², B = Xq·A, C = Xp·A")
 	s = c.square(DX, regs)
-	storeFE(s, A)
-	regs.Put(s...)
+	storeFree(s, A, regs)
 	s = c.mul(QX, A, regs)
-	storeFE(s, B)
-	regs.Put(s...)
+	storeFree(s, B, regs)
 	s = c.mul(X, A, regs)
-	storeFE(s, C)
-	regs.Put(s...)
+	storeFree(s, C, regs)
 
 	Comment("E = Yq·(C - B)")
 	s = load(C, regs)
 	c.sub(s, mops(B), regs)
-	storeFE(s, E)
-	regs.Put(s...)
+	storeFree(s, E, regs)
 	s = c.mul(QY, E, regs)
 	storeFE(s, E) // Yq·(C - B)
 	regs.Put(s...)
 
 	Comment("Z3 = Z·DX")
 	s = c.mul(Z, DX, regs)
-	storeFE(s, Z)
-	regs.Put(s...)
+	storeFree(s, Z, regs)
 
 	Comment("X3 = DY² - B - C")
 	x := c.square(DY, regs)
@@ -545,8 +531,7 @@ func genAddCoZ(c *curve) {
 	storeFE(x, X)
 	Comment("T = B - X3")
 	s = subFrom(c, B, x, X, regs)
-	storeFE(s, T)
-	regs.Put(s...)
+	storeFree(s, T, regs)
 	if !c.spill {
 		regs.Put(x...)
 	}
@@ -554,8 +539,7 @@ func genAddCoZ(c *curve) {
 	Comment("Y3 = DY·T - E")
 	s = c.mul(DY, T, regs)
 	c.sub(s, mops(E), regs)
-	storeFE(s, Y)
-	regs.Put(s...)
+	storeFree(s, Y, regs)
 
 	Comment("q = (B, E, Z3)")
 	qp := regs.Get()
