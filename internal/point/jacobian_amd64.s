@@ -9,7 +9,7 @@
 TEXT ·doubleADX(SB), NOSPLIT, $160-8
 	MOVQ p+0(FP), DI
 
-	// δ = Z²
+	// δ = Z², kept in A
 	// Square: x[0]² first; its low half is the first quotient digit.
 	MOVQ  64(DI), DX
 	MULXQ DX, AX, R13
@@ -137,1136 +137,1145 @@ TEXT ·doubleADX(SB), NOSPLIT, $160-8
 	CMOVQOC R13, BX
 	CMOVQOC R12, AX
 	CMOVQOC R15, SI
+	MOVQ    CX, (SP)
+	MOVQ    BX, 8(SP)
+	MOVQ    AX, 16(SP)
+	MOVQ    SI, 24(SP)
 
-	// T = X - δ, A = X + δ
-	MOVQ    (DI), R14
-	MOVQ    8(DI), R13
-	MOVQ    16(DI), R12
-	MOVQ    24(DI), R15
-	SUBQ    CX, R14
-	SBBQ    BX, R13
-	SBBQ    AX, R12
-	SBBQ    SI, R15
-	SBBQ    R8, R8
-	MOVL    $0xffffffff, R9
-	ANDQ    R8, R9
-	MOVQ    $0xffffffff00000001, DX
-	ANDQ    R8, DX
-	ADDQ    R8, R14
-	ADCQ    R9, R13
-	ADCQ    $0x00, R12
-	ADCQ    DX, R15
-	MOVQ    R14, 32(SP)
-	MOVQ    R13, 40(SP)
-	MOVQ    R12, 48(SP)
-	MOVQ    R15, 56(SP)
-	XORL    R10, R10
-	ADDQ    (DI), CX
-	ADCQ    8(DI), BX
-	ADCQ    16(DI), AX
-	ADCQ    24(DI), SI
-	ADCQ    $0x00, R10
-	MOVQ    CX, R11
-	MOVQ    BX, R8
-	MOVQ    AX, R9
-	MOVQ    SI, R14
-	SUBQ    $-1, R11
-	MOVL    $0xffffffff, DX
-	SBBQ    DX, R8
-	SBBQ    $0x00, R9
-	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, R14
-	SBBQ    $0x00, R10
-	CMOVQCS CX, R11
-	CMOVQCS BX, R8
-	CMOVQCS AX, R9
-	CMOVQCS SI, R14
-	MOVQ    R11, (SP)
-	MOVQ    R8, 8(SP)
-	MOVQ    R9, 16(SP)
-	MOVQ    R14, 24(SP)
-
-	// α = A·T, then 3α/2
-	// Row 0: a[0..4] = x·y[0].
-	MOVQ  32(SP), DX
-	MULXQ (SP), R13, R12
-	MULXQ 8(SP), AX, R15
-	ADDQ  AX, R12
-	MULXQ 16(SP), AX, CX
-	ADCQ  AX, R15
-	MULXQ 24(SP), AX, BX
-	ADCQ  AX, CX
-	ADCQ  $0x00, BX
-
-	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  40(SP), DX
-	XORL  R11, R11
-	MULXQ (SP), SI, R10
-	ADCXQ SI, R12
-	ADOXQ R10, R15
-	MULXQ 8(SP), SI, R10
-	ADCXQ SI, R15
-	ADOXQ R10, CX
-	MULXQ 16(SP), SI, R10
-	ADCXQ SI, CX
-	ADOXQ R10, BX
-	MULXQ 24(SP), SI, R8
-	ADCXQ SI, BX
-	ADOXQ R11, R8
-	ADCXQ R11, R8
-
-	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
-	MOVQ R13, R9
-	SHLQ $0x20, R9
-	MOVQ R13, R14
-	SHRQ $0x20, R14
-	MOVQ R13, AX
-	SUBQ R9, R13
-	SBBQ R14, AX
-	ADDQ R9, R12
-	ADCQ R14, R15
-	ADCQ R13, CX
-	ADCQ AX, BX
-	ADCQ $0x00, R8
-
-	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  48(SP), DX
-	XORL  R11, R11
-	MULXQ (SP), SI, R10
-	ADCXQ SI, R15
-	ADOXQ R10, CX
-	MULXQ 8(SP), SI, R10
-	ADCXQ SI, CX
-	ADOXQ R10, BX
-	MULXQ 16(SP), SI, R10
-	ADCXQ SI, BX
-	ADOXQ R10, R8
-	MULXQ 24(SP), SI, R9
-	ADCXQ SI, R8
-	ADOXQ R11, R9
-	ADCXQ R11, R9
-
-	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
-	MOVQ R12, R14
-	SHLQ $0x20, R14
-	MOVQ R12, R13
-	SHRQ $0x20, R13
-	MOVQ R12, AX
-	SUBQ R14, R12
-	SBBQ R13, AX
-	ADDQ R14, R15
-	ADCQ R13, CX
-	ADCQ R12, BX
-	ADCQ AX, R8
-	ADCQ $0x00, R9
-
-	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  56(SP), DX
-	XORL  R11, R11
-	MULXQ (SP), SI, R10
-	ADCXQ SI, CX
-	ADOXQ R10, BX
-	MULXQ 8(SP), SI, R10
-	ADCXQ SI, BX
-	ADOXQ R10, R8
-	MULXQ 16(SP), SI, R10
-	ADCXQ SI, R8
-	ADOXQ R10, R9
-	MULXQ 24(SP), SI, R14
-	ADCXQ SI, R9
-	ADOXQ R11, R14
-	ADCXQ R11, R14
-
-	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
-	MOVQ R15, R13
-	SHLQ $0x20, R13
-	MOVQ R15, R12
-	SHRQ $0x20, R12
-	MOVQ R15, AX
-	SUBQ R13, R15
-	SBBQ R12, AX
-	ADDQ R13, CX
-	ADCQ R12, BX
-	ADCQ R15, R8
-	ADCQ AX, R9
-	ADCQ $0x00, R14
-
-	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
-	MOVQ CX, SI
-	SHLQ $0x20, SI
-	MOVQ CX, R10
-	SHRQ $0x20, R10
-	MOVQ CX, R11
-	SUBQ SI, CX
-	SBBQ R10, R11
-	ADDQ SI, BX
-	ADCQ R10, R8
-	ADCQ CX, R9
-	ADCQ R11, R14
-
-	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
-	SBBQ    R13, R13
-	MOVQ    BX, R12
-	MOVQ    R8, R15
-	MOVQ    R9, AX
-	MOVQ    R14, SI
-	SUBQ    $-1, R12
-	MOVL    $0xffffffff, DX
-	SBBQ    DX, R15
-	SBBQ    $0x00, AX
-	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, SI
-	SBBQ    $0x00, R13
-	CMOVQCS BX, R12
-	CMOVQCS R8, R15
-	CMOVQCS R9, AX
-	CMOVQCS R14, SI
-	MOVQ    R12, 64(SP)
-	MOVQ    R15, 72(SP)
-	MOVQ    AX, 80(SP)
-	MOVQ    SI, 88(SP)
-	XORL    R10, R10
-	ADDQ    R12, R12
-	ADCQ    R15, R15
-	ADCQ    AX, AX
-	ADCQ    SI, SI
-	ADCQ    $0x00, R10
-	MOVQ    R12, CX
-	MOVQ    R15, R11
-	MOVQ    AX, BX
-	MOVQ    SI, R8
-	SUBQ    $-1, CX
-	MOVL    $0xffffffff, DX
-	SBBQ    DX, R11
-	SBBQ    $0x00, BX
-	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, R8
-	SBBQ    $0x00, R10
-	CMOVQCS R12, CX
-	CMOVQCS R15, R11
-	CMOVQCS AX, BX
-	CMOVQCS SI, R8
-	XORL    R9, R9
-	ADDQ    64(SP), CX
-	ADCQ    72(SP), R11
-	ADCQ    80(SP), BX
-	ADCQ    88(SP), R8
-	ADCQ    $0x00, R9
-	MOVQ    CX, R14
-	MOVQ    R11, R13
-	MOVQ    BX, R12
-	MOVQ    R8, R15
-	SUBQ    $-1, R14
-	MOVL    $0xffffffff, DX
-	SBBQ    DX, R13
-	SBBQ    $0x00, R12
-	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, R15
-	SBBQ    $0x00, R9
-	CMOVQCS CX, R14
-	CMOVQCS R11, R13
-	CMOVQCS BX, R12
-	CMOVQCS R8, R15
-	MOVQ    R14, AX
-	ANDQ    $0x01, AX
-	NEGQ    AX
-	MOVL    $0xffffffff, SI
-	ANDQ    AX, SI
-	MOVQ    $0xffffffff00000001, DX
-	ANDQ    AX, DX
-	MOVL    $0x00000000, R10
-	ADDQ    AX, R14
-	ADCQ    SI, R13
-	ADCQ    $0x00, R12
-	ADCQ    DX, R15
-	ADCQ    $0x00, R10
-	SHRQ    $0x01, R13, R14
-	SHRQ    $0x01, R12, R13
-	SHRQ    $0x01, R15, R12
-	SHRQ    $0x01, R10, R15
-	MOVQ    R14, 64(SP)
-	MOVQ    R13, 72(SP)
-	MOVQ    R12, 80(SP)
-	MOVQ    R15, 88(SP)
-
-	// γ = Y², β = X·γ
+	// γ = Y²
 	// Square: x[0]² first; its low half is the first quotient digit.
 	MOVQ  32(DI), DX
-	MULXQ DX, CX, R13
+	MULXQ DX, R14, BX
 
 	// x[0]·x[1..3] into t[1..4],
-	MULXQ 40(DI), R11, BX
-	MULXQ 48(DI), R14, R8
-	ADDQ  R14, BX
-	MULXQ 56(DI), R14, R9
-	ADCQ  R14, R8
-	ADCQ  $0x00, R9
+	MULXQ 40(DI), R13, R12
+	MULXQ 48(DI), CX, R15
+	ADDQ  CX, R12
+	MULXQ 56(DI), CX, R8
+	ADCQ  CX, R15
+	ADCQ  $0x00, R8
 
 	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
 	MOVQ  40(DI), DX
-	MULXQ 48(DI), R12, R15
-	MULXQ 56(DI), R14, AX
-	ADDQ  R14, R15
+	MULXQ 48(DI), AX, SI
+	MULXQ 56(DI), CX, R9
+	ADDQ  CX, SI
 	MOVQ  48(DI), DX
-	MULXQ 56(DI), R14, SI
-	ADCQ  R14, AX
-	ADCQ  $0x00, SI
+	MULXQ 56(DI), CX, R10
+	ADCQ  CX, R9
+	ADCQ  $0x00, R10
 
 	// and their sum in t[1..6].
-	ADDQ R12, R8
-	ADCQ R15, R9
-	ADCQ $0x00, AX
-	ADCQ $0x00, SI
+	ADDQ AX, R15
+	ADCQ SI, R8
+	ADCQ $0x00, R9
+	ADCQ $0x00, R10
 
 	// Double them on CF and add the squares x[i]² on OF.
-	XORL  R12, R12
-	ADCXQ R11, R11
-	ADOXQ R13, R11
+	XORL  AX, AX
+	ADCXQ R13, R13
+	ADOXQ BX, R13
 	MOVQ  40(DI), DX
-	MULXQ DX, R14, R15
-	ADCXQ BX, BX
-	ADOXQ R14, BX
-	ADCXQ R8, R8
-	ADOXQ R15, R8
+	MULXQ DX, CX, SI
+	ADCXQ R12, R12
+	ADOXQ CX, R12
+	ADCXQ R15, R15
+	ADOXQ SI, R15
 	MOVQ  48(DI), DX
-	MULXQ DX, R14, R15
+	MULXQ DX, CX, SI
+	ADCXQ R8, R8
+	ADOXQ CX, R8
 	ADCXQ R9, R9
-	ADOXQ R14, R9
-	ADCXQ AX, AX
-	ADOXQ R15, AX
+	ADOXQ SI, R9
 	MOVQ  56(DI), DX
-	MULXQ DX, R14, R10
-	ADCXQ SI, SI
-	ADOXQ R14, SI
-	ADCXQ R12, R10
-	ADOXQ R12, R10
+	MULXQ DX, CX, R11
+	ADCXQ R10, R10
+	ADOXQ CX, R10
+	ADCXQ AX, R11
+	ADOXQ AX, R11
 
 	// Reduction round 0: u = u/2^64 + A(u[0]).
-	MOVQ CX, R14
-	SHLQ $0x20, R14
-	MOVQ CX, R13
-	SHRQ $0x20, R13
-	MOVQ CX, R12
-	SUBQ R14, CX
-	SBBQ R13, R12
-	ADDQ R14, R11
-	ADCQ R13, BX
-	ADCQ CX, R8
-	ADCQ $0x00, R12
+	MOVQ R14, CX
+	SHLQ $0x20, CX
+	MOVQ R14, BX
+	SHRQ $0x20, BX
+	MOVQ R14, AX
+	SUBQ CX, R14
+	SBBQ BX, AX
+	ADDQ CX, R13
+	ADCQ BX, R12
+	ADCQ R14, R15
+	ADCQ $0x00, AX
 
 	// Reduction round 1: u = u/2^64 + A(u[0]).
-	MOVQ R11, R15
-	SHLQ $0x20, R15
-	MOVQ R11, R14
-	SHRQ $0x20, R14
-	MOVQ R11, R13
-	SUBQ R15, R11
-	SBBQ R14, R13
-	ADDQ R15, BX
-	ADCQ R14, R8
-	ADCQ R11, R12
-	ADCQ $0x00, R13
+	MOVQ R13, SI
+	SHLQ $0x20, SI
+	MOVQ R13, CX
+	SHRQ $0x20, CX
+	MOVQ R13, BX
+	SUBQ SI, R13
+	SBBQ CX, BX
+	ADDQ SI, R12
+	ADCQ CX, R15
+	ADCQ R13, AX
+	ADCQ $0x00, BX
 
 	// Reduction round 2: u = u/2^64 + A(u[0]).
-	MOVQ BX, CX
-	SHLQ $0x20, CX
-	MOVQ BX, R15
-	SHRQ $0x20, R15
-	MOVQ BX, R14
-	SUBQ CX, BX
-	SBBQ R15, R14
-	ADDQ CX, R8
-	ADCQ R15, R12
-	ADCQ BX, R13
-	ADCQ $0x00, R14
-
-	// Reduction round 3: u = u/2^64 + A(u[0]).
-	MOVQ R8, R11
-	SHLQ $0x20, R11
-	MOVQ R8, CX
-	SHRQ $0x20, CX
-	MOVQ R8, R15
-	SUBQ R11, R8
-	SBBQ CX, R15
-	ADDQ R11, R12
-	ADCQ CX, R13
-	ADCQ R8, R14
-	ADCQ $0x00, R15
-
-	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
-	MOVQ    R9, BX
-	MOVQ    AX, R11
-	MOVQ    SI, CX
-	MOVQ    R10, R8
-	SUBQ    $-1, BX
-	MOVL    $0xffffffff, DX
-	SBBQ    DX, R11
-	SBBQ    $0x00, CX
-	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, R8
-	XORL    DX, DX
-	ADOXQ   R12, BX
-	ADCXQ   R9, R12
-	ADOXQ   R13, R11
-	ADCXQ   AX, R13
-	ADOXQ   R14, CX
-	ADCXQ   SI, R14
-	ADOXQ   R15, R8
-	ADCXQ   R10, R15
-	CMOVQOC R12, BX
-	CMOVQOC R13, R11
-	CMOVQOC R14, CX
-	CMOVQOC R15, R8
-	MOVQ    BX, 96(SP)
-	MOVQ    R11, 104(SP)
-	MOVQ    CX, 112(SP)
-	MOVQ    R8, 120(SP)
-
-	// Row 0: a[0..4] = x·y[0].
-	MOVQ  96(SP), DX
-	MULXQ (DI), R12, R13
-	MULXQ 8(DI), AX, R14
-	ADDQ  AX, R13
-	MULXQ 16(DI), AX, R15
-	ADCQ  AX, R14
-	MULXQ 24(DI), AX, R9
-	ADCQ  AX, R15
-	ADCQ  $0x00, R9
-
-	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  104(SP), DX
-	XORL  BX, BX
-	MULXQ (DI), SI, R10
-	ADCXQ SI, R13
-	ADOXQ R10, R14
-	MULXQ 8(DI), SI, R10
-	ADCXQ SI, R14
-	ADOXQ R10, R15
-	MULXQ 16(DI), SI, R10
-	ADCXQ SI, R15
-	ADOXQ R10, R9
-	MULXQ 24(DI), SI, R11
-	ADCXQ SI, R9
-	ADOXQ BX, R11
-	ADCXQ BX, R11
-
-	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R12, R14
+	SHLQ $0x20, R14
+	MOVQ R12, SI
+	SHRQ $0x20, SI
 	MOVQ R12, CX
-	SHLQ $0x20, CX
-	MOVQ R12, R8
-	SHRQ $0x20, R8
-	MOVQ R12, AX
-	SUBQ CX, R12
-	SBBQ R8, AX
-	ADDQ CX, R13
-	ADCQ R8, R14
-	ADCQ R12, R15
-	ADCQ AX, R9
-	ADCQ $0x00, R11
-
-	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  112(SP), DX
-	XORL  BX, BX
-	MULXQ (DI), SI, R10
-	ADCXQ SI, R14
-	ADOXQ R10, R15
-	MULXQ 8(DI), SI, R10
-	ADCXQ SI, R15
-	ADOXQ R10, R9
-	MULXQ 16(DI), SI, R10
-	ADCXQ SI, R9
-	ADOXQ R10, R11
-	MULXQ 24(DI), SI, CX
-	ADCXQ SI, R11
-	ADOXQ BX, CX
-	ADCXQ BX, CX
-
-	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
-	MOVQ R13, R8
-	SHLQ $0x20, R8
-	MOVQ R13, R12
-	SHRQ $0x20, R12
-	MOVQ R13, AX
-	SUBQ R8, R13
-	SBBQ R12, AX
-	ADDQ R8, R14
-	ADCQ R12, R15
-	ADCQ R13, R9
-	ADCQ AX, R11
+	SUBQ R14, R12
+	SBBQ SI, CX
+	ADDQ R14, R15
+	ADCQ SI, AX
+	ADCQ R12, BX
 	ADCQ $0x00, CX
 
-	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  120(SP), DX
-	XORL  BX, BX
-	MULXQ (DI), SI, R10
-	ADCXQ SI, R15
-	ADOXQ R10, R9
-	MULXQ 8(DI), SI, R10
-	ADCXQ SI, R9
-	ADOXQ R10, R11
-	MULXQ 16(DI), SI, R10
-	ADCXQ SI, R11
-	ADOXQ R10, CX
-	MULXQ 24(DI), SI, R8
-	ADCXQ SI, CX
-	ADOXQ BX, R8
-	ADCXQ BX, R8
-
-	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
-	MOVQ R14, R12
-	SHLQ $0x20, R12
-	MOVQ R14, R13
-	SHRQ $0x20, R13
-	MOVQ R14, AX
-	SUBQ R12, R14
-	SBBQ R13, AX
-	ADDQ R12, R15
-	ADCQ R13, R9
-	ADCQ R14, R11
-	ADCQ AX, CX
-	ADCQ $0x00, R8
-
-	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	// Reduction round 3: u = u/2^64 + A(u[0]).
+	MOVQ R15, R13
+	SHLQ $0x20, R13
+	MOVQ R15, R14
+	SHRQ $0x20, R14
 	MOVQ R15, SI
-	SHLQ $0x20, SI
-	MOVQ R15, R10
-	SHRQ $0x20, R10
-	MOVQ R15, BX
-	SUBQ SI, R15
-	SBBQ R10, BX
-	ADDQ SI, R9
-	ADCQ R10, R11
+	SUBQ R13, R15
+	SBBQ R14, SI
+	ADDQ R13, AX
+	ADCQ R14, BX
 	ADCQ R15, CX
-	ADCQ BX, R8
+	ADCQ $0x00, SI
 
-	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
-	SBBQ    R12, R12
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
+	MOVQ    R8, R12
 	MOVQ    R9, R13
-	MOVQ    R11, R14
-	MOVQ    CX, AX
-	MOVQ    R8, SI
-	SUBQ    $-1, R13
+	MOVQ    R10, R14
+	MOVQ    R11, R15
+	SUBQ    $-1, R12
 	MOVL    $0xffffffff, DX
-	SBBQ    DX, R14
-	SBBQ    $0x00, AX
+	SBBQ    DX, R13
+	SBBQ    $0x00, R14
 	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, SI
-	SBBQ    $0x00, R12
-	CMOVQCS R9, R13
-	CMOVQCS R11, R14
-	CMOVQCS CX, AX
-	CMOVQCS R8, SI
-	MOVQ    R13, 128(SP)
-	MOVQ    R14, 136(SP)
-	MOVQ    AX, 144(SP)
-	MOVQ    SI, 152(SP)
+	SBBQ    DX, R15
+	XORL    DX, DX
+	ADOXQ   AX, R12
+	ADCXQ   R8, AX
+	ADOXQ   BX, R13
+	ADCXQ   R9, BX
+	ADOXQ   CX, R14
+	ADCXQ   R10, CX
+	ADOXQ   SI, R15
+	ADCXQ   R11, SI
+	CMOVQOC AX, R12
+	CMOVQOC BX, R13
+	CMOVQOC CX, R14
+	CMOVQOC SI, R15
+	MOVQ    R12, 96(SP)
+	MOVQ    R13, 104(SP)
+	MOVQ    R14, 112(SP)
+	MOVQ    R15, 120(SP)
 
 	// Z' = Y·Z
 	// Row 0: a[0..4] = x·y[0].
 	MOVQ  32(DI), DX
-	MULXQ 64(DI), R10, R15
-	MULXQ 72(DI), CX, BX
-	ADDQ  CX, R15
-	MULXQ 80(DI), CX, R9
-	ADCQ  CX, BX
-	MULXQ 88(DI), CX, R11
-	ADCQ  CX, R9
-	ADCQ  $0x00, R11
+	MULXQ 64(DI), AX, BX
+	MULXQ 72(DI), R9, CX
+	ADDQ  R9, BX
+	MULXQ 80(DI), R9, SI
+	ADCQ  R9, CX
+	MULXQ 88(DI), R9, R8
+	ADCQ  R9, SI
+	ADCQ  $0x00, R8
 
 	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  40(DI), DX
-	XORL  R13, R13
-	MULXQ 64(DI), R8, R12
-	ADCXQ R8, R15
-	ADOXQ R12, BX
-	MULXQ 72(DI), R8, R12
-	ADCXQ R8, BX
-	ADOXQ R12, R9
-	MULXQ 80(DI), R8, R12
-	ADCXQ R8, R9
-	ADOXQ R12, R11
-	MULXQ 88(DI), R8, R14
-	ADCXQ R8, R11
-	ADOXQ R13, R14
-	ADCXQ R13, R14
+	XORL  R12, R12
+	MULXQ 64(DI), R10, R11
+	ADCXQ R10, BX
+	ADOXQ R11, CX
+	MULXQ 72(DI), R10, R11
+	ADCXQ R10, CX
+	ADOXQ R11, SI
+	MULXQ 80(DI), R10, R11
+	ADCXQ R10, SI
+	ADOXQ R11, R8
+	MULXQ 88(DI), R10, R13
+	ADCXQ R10, R8
+	ADOXQ R12, R13
+	ADCXQ R12, R13
 
 	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
-	MOVQ R10, AX
-	SHLQ $0x20, AX
-	MOVQ R10, SI
-	SHRQ $0x20, SI
-	MOVQ R10, CX
-	SUBQ AX, R10
-	SBBQ SI, CX
-	ADDQ AX, R15
-	ADCQ SI, BX
-	ADCQ R10, R9
-	ADCQ CX, R11
-	ADCQ $0x00, R14
+	MOVQ AX, R14
+	SHLQ $0x20, R14
+	MOVQ AX, R15
+	SHRQ $0x20, R15
+	MOVQ AX, R9
+	SUBQ R14, AX
+	SBBQ R15, R9
+	ADDQ R14, BX
+	ADCQ R15, CX
+	ADCQ AX, SI
+	ADCQ R9, R8
+	ADCQ $0x00, R13
 
 	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
 	MOVQ  48(DI), DX
-	XORL  R13, R13
-	MULXQ 64(DI), R8, R12
-	ADCXQ R8, BX
-	ADOXQ R12, R9
-	MULXQ 72(DI), R8, R12
-	ADCXQ R8, R9
-	ADOXQ R12, R11
-	MULXQ 80(DI), R8, R12
-	ADCXQ R8, R11
+	XORL  R12, R12
+	MULXQ 64(DI), R10, R11
+	ADCXQ R10, CX
+	ADOXQ R11, SI
+	MULXQ 72(DI), R10, R11
+	ADCXQ R10, SI
+	ADOXQ R11, R8
+	MULXQ 80(DI), R10, R11
+	ADCXQ R10, R8
+	ADOXQ R11, R13
+	MULXQ 88(DI), R10, R14
+	ADCXQ R10, R13
 	ADOXQ R12, R14
-	MULXQ 88(DI), R8, AX
-	ADCXQ R8, R14
-	ADOXQ R13, AX
-	ADCXQ R13, AX
+	ADCXQ R12, R14
 
 	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
-	MOVQ R15, SI
-	SHLQ $0x20, SI
-	MOVQ R15, R10
-	SHRQ $0x20, R10
-	MOVQ R15, CX
-	SUBQ SI, R15
-	SBBQ R10, CX
-	ADDQ SI, BX
-	ADCQ R10, R9
-	ADCQ R15, R11
-	ADCQ CX, R14
-	ADCQ $0x00, AX
+	MOVQ BX, R15
+	SHLQ $0x20, R15
+	MOVQ BX, AX
+	SHRQ $0x20, AX
+	MOVQ BX, R9
+	SUBQ R15, BX
+	SBBQ AX, R9
+	ADDQ R15, CX
+	ADCQ AX, SI
+	ADCQ BX, R8
+	ADCQ R9, R13
+	ADCQ $0x00, R14
 
 	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
 	MOVQ  56(DI), DX
-	XORL  R13, R13
-	MULXQ 64(DI), R8, R12
-	ADCXQ R8, R9
-	ADOXQ R12, R11
-	MULXQ 72(DI), R8, R12
-	ADCXQ R8, R11
-	ADOXQ R12, R14
-	MULXQ 80(DI), R8, R12
-	ADCXQ R8, R14
-	ADOXQ R12, AX
-	MULXQ 88(DI), R8, SI
-	ADCXQ R8, AX
-	ADOXQ R13, SI
-	ADCXQ R13, SI
+	XORL  R12, R12
+	MULXQ 64(DI), R10, R11
+	ADCXQ R10, SI
+	ADOXQ R11, R8
+	MULXQ 72(DI), R10, R11
+	ADCXQ R10, R8
+	ADOXQ R11, R13
+	MULXQ 80(DI), R10, R11
+	ADCXQ R10, R13
+	ADOXQ R11, R14
+	MULXQ 88(DI), R10, R15
+	ADCXQ R10, R14
+	ADOXQ R12, R15
+	ADCXQ R12, R15
 
 	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
-	MOVQ BX, R10
-	SHLQ $0x20, R10
-	MOVQ BX, R15
-	SHRQ $0x20, R15
-	MOVQ BX, CX
-	SUBQ R10, BX
-	SBBQ R15, CX
-	ADDQ R10, R9
-	ADCQ R15, R11
-	ADCQ BX, R14
-	ADCQ CX, AX
-	ADCQ $0x00, SI
+	MOVQ CX, AX
+	SHLQ $0x20, AX
+	MOVQ CX, BX
+	SHRQ $0x20, BX
+	MOVQ CX, R9
+	SUBQ AX, CX
+	SBBQ BX, R9
+	ADDQ AX, SI
+	ADCQ BX, R8
+	ADCQ CX, R13
+	ADCQ R9, R14
+	ADCQ $0x00, R15
 
 	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
-	MOVQ R9, R8
-	SHLQ $0x20, R8
-	MOVQ R9, R12
-	SHRQ $0x20, R12
-	MOVQ R9, R13
-	SUBQ R8, R9
-	SBBQ R12, R13
-	ADDQ R8, R11
-	ADCQ R12, R14
-	ADCQ R9, AX
-	ADCQ R13, SI
+	MOVQ SI, R10
+	SHLQ $0x20, R10
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, R12
+	SUBQ R10, SI
+	SBBQ R11, R12
+	ADDQ R10, R8
+	ADCQ R11, R13
+	ADCQ SI, R14
+	ADCQ R12, R15
 
 	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
-	SBBQ    R10, R10
-	MOVQ    R11, R15
+	SBBQ    AX, AX
+	MOVQ    R8, BX
+	MOVQ    R13, CX
+	MOVQ    R14, R9
+	MOVQ    R15, R10
+	SUBQ    $-1, BX
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, CX
+	SBBQ    $0x00, R9
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R10
+	SBBQ    $0x00, AX
+	CMOVQCS R8, BX
+	CMOVQCS R13, CX
+	CMOVQCS R14, R9
+	CMOVQCS R15, R10
+	MOVQ    BX, 64(DI)
+	MOVQ    CX, 72(DI)
+	MOVQ    R9, 80(DI)
+	MOVQ    R10, 88(DI)
+
+	// T = X - δ, A = X + δ
+	MOVQ    (DI), R11
+	MOVQ    8(DI), SI
+	MOVQ    16(DI), R12
+	MOVQ    24(DI), R8
+	SUBQ    (SP), R11
+	SBBQ    8(SP), SI
+	SBBQ    16(SP), R12
+	SBBQ    24(SP), R8
+	SBBQ    R13, R13
+	MOVL    $0xffffffff, R14
+	ANDQ    R13, R14
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R13, DX
+	ADDQ    R13, R11
+	ADCQ    R14, SI
+	ADCQ    $0x00, R12
+	ADCQ    DX, R8
+	MOVQ    R11, 32(SP)
+	MOVQ    SI, 40(SP)
+	MOVQ    R12, 48(SP)
+	MOVQ    R8, 56(SP)
+	MOVQ    (SP), R15
+	MOVQ    8(SP), AX
+	MOVQ    16(SP), BX
+	MOVQ    24(SP), CX
+	XORL    R9, R9
+	ADDQ    (DI), R15
+	ADCQ    8(DI), AX
+	ADCQ    16(DI), BX
+	ADCQ    24(DI), CX
+	ADCQ    $0x00, R9
+	MOVQ    R15, R10
+	MOVQ    AX, R13
+	MOVQ    BX, R14
+	MOVQ    CX, R11
+	SUBQ    $-1, R10
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R13
+	SBBQ    $0x00, R14
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R11
+	SBBQ    $0x00, R9
+	CMOVQCS R15, R10
+	CMOVQCS AX, R13
+	CMOVQCS BX, R14
+	CMOVQCS CX, R11
+	MOVQ    R10, (SP)
+	MOVQ    R13, 8(SP)
+	MOVQ    R14, 16(SP)
+	MOVQ    R11, 24(SP)
+
+	// α = A·T, then 3α/2
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  32(SP), DX
+	MULXQ (SP), SI, R12
+	MULXQ 8(SP), BX, R8
+	ADDQ  BX, R12
+	MULXQ 16(SP), BX, R15
+	ADCQ  BX, R8
+	MULXQ 24(SP), BX, AX
+	ADCQ  BX, R15
+	ADCQ  $0x00, AX
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  40(SP), DX
+	XORL  R10, R10
+	MULXQ (SP), CX, R9
+	ADCXQ CX, R12
+	ADOXQ R9, R8
+	MULXQ 8(SP), CX, R9
+	ADCXQ CX, R8
+	ADOXQ R9, R15
+	MULXQ 16(SP), CX, R9
+	ADCXQ CX, R15
+	ADOXQ R9, AX
+	MULXQ 24(SP), CX, R13
+	ADCXQ CX, AX
+	ADOXQ R10, R13
+	ADCXQ R10, R13
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ SI, R14
+	SHLQ $0x20, R14
+	MOVQ SI, R11
+	SHRQ $0x20, R11
+	MOVQ SI, BX
+	SUBQ R14, SI
+	SBBQ R11, BX
+	ADDQ R14, R12
+	ADCQ R11, R8
+	ADCQ SI, R15
+	ADCQ BX, AX
+	ADCQ $0x00, R13
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  48(SP), DX
+	XORL  R10, R10
+	MULXQ (SP), CX, R9
+	ADCXQ CX, R8
+	ADOXQ R9, R15
+	MULXQ 8(SP), CX, R9
+	ADCXQ CX, R15
+	ADOXQ R9, AX
+	MULXQ 16(SP), CX, R9
+	ADCXQ CX, AX
+	ADOXQ R9, R13
+	MULXQ 24(SP), CX, R14
+	ADCXQ CX, R13
+	ADOXQ R10, R14
+	ADCXQ R10, R14
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R12, R11
+	SHLQ $0x20, R11
+	MOVQ R12, SI
+	SHRQ $0x20, SI
+	MOVQ R12, BX
+	SUBQ R11, R12
+	SBBQ SI, BX
+	ADDQ R11, R8
+	ADCQ SI, R15
+	ADCQ R12, AX
+	ADCQ BX, R13
+	ADCQ $0x00, R14
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  56(SP), DX
+	XORL  R10, R10
+	MULXQ (SP), CX, R9
+	ADCXQ CX, R15
+	ADOXQ R9, AX
+	MULXQ 8(SP), CX, R9
+	ADCXQ CX, AX
+	ADOXQ R9, R13
+	MULXQ 16(SP), CX, R9
+	ADCXQ CX, R13
+	ADOXQ R9, R14
+	MULXQ 24(SP), CX, R11
+	ADCXQ CX, R14
+	ADOXQ R10, R11
+	ADCXQ R10, R11
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R8, SI
+	SHLQ $0x20, SI
+	MOVQ R8, R12
+	SHRQ $0x20, R12
+	MOVQ R8, BX
+	SUBQ SI, R8
+	SBBQ R12, BX
+	ADDQ SI, R15
+	ADCQ R12, AX
+	ADCQ R8, R13
+	ADCQ BX, R14
+	ADCQ $0x00, R11
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R15, CX
+	SHLQ $0x20, CX
+	MOVQ R15, R9
+	SHRQ $0x20, R9
+	MOVQ R15, R10
+	SUBQ CX, R15
+	SBBQ R9, R10
+	ADDQ CX, AX
+	ADCQ R9, R13
+	ADCQ R15, R14
+	ADCQ R10, R11
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    SI, SI
+	MOVQ    AX, R12
+	MOVQ    R13, R8
 	MOVQ    R14, BX
-	MOVQ    AX, CX
-	MOVQ    SI, R8
+	MOVQ    R11, CX
+	SUBQ    $-1, R12
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R8
+	SBBQ    $0x00, BX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, CX
+	SBBQ    $0x00, SI
+	CMOVQCS AX, R12
+	CMOVQCS R13, R8
+	CMOVQCS R14, BX
+	CMOVQCS R11, CX
+	MOVQ    R12, 64(SP)
+	MOVQ    R8, 72(SP)
+	MOVQ    BX, 80(SP)
+	MOVQ    CX, 88(SP)
+	XORL    R9, R9
+	ADDQ    R12, R12
+	ADCQ    R8, R8
+	ADCQ    BX, BX
+	ADCQ    CX, CX
+	ADCQ    $0x00, R9
+	MOVQ    R12, R15
+	MOVQ    R8, R10
+	MOVQ    BX, AX
+	MOVQ    CX, R13
 	SUBQ    $-1, R15
 	MOVL    $0xffffffff, DX
-	SBBQ    DX, BX
-	SBBQ    $0x00, CX
+	SBBQ    DX, R10
+	SBBQ    $0x00, AX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R13
+	SBBQ    $0x00, R9
+	CMOVQCS R12, R15
+	CMOVQCS R8, R10
+	CMOVQCS BX, AX
+	CMOVQCS CX, R13
+	XORL    R14, R14
+	ADDQ    64(SP), R15
+	ADCQ    72(SP), R10
+	ADCQ    80(SP), AX
+	ADCQ    88(SP), R13
+	ADCQ    $0x00, R14
+	MOVQ    R15, R11
+	MOVQ    R10, SI
+	MOVQ    AX, R12
+	MOVQ    R13, R8
+	SUBQ    $-1, R11
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, SI
+	SBBQ    $0x00, R12
 	MOVQ    $0xffffffff00000001, DX
 	SBBQ    DX, R8
-	SBBQ    $0x00, R10
-	CMOVQCS R11, R15
-	CMOVQCS R14, BX
-	CMOVQCS AX, CX
-	CMOVQCS SI, R8
-	MOVQ    R15, 64(DI)
-	MOVQ    BX, 72(DI)
-	MOVQ    CX, 80(DI)
-	MOVQ    R8, 88(DI)
+	SBBQ    $0x00, R14
+	CMOVQCS R15, R11
+	CMOVQCS R10, SI
+	CMOVQCS AX, R12
+	CMOVQCS R13, R8
+	MOVQ    R11, BX
+	ANDQ    $0x01, BX
+	NEGQ    BX
+	MOVL    $0xffffffff, CX
+	ANDQ    BX, CX
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    BX, DX
+	MOVL    $0x00000000, R9
+	ADDQ    BX, R11
+	ADCQ    CX, SI
+	ADCQ    $0x00, R12
+	ADCQ    DX, R8
+	ADCQ    $0x00, R9
+	SHRQ    $0x01, SI, R11
+	SHRQ    $0x01, R12, SI
+	SHRQ    $0x01, R8, R12
+	SHRQ    $0x01, R9, R8
+	MOVQ    R11, 64(SP)
+	MOVQ    SI, 72(SP)
+	MOVQ    R12, 80(SP)
+	MOVQ    R8, 88(SP)
+
+	// β = X·γ
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  96(SP), DX
+	MULXQ (DI), R15, R10
+	MULXQ 8(DI), BX, AX
+	ADDQ  BX, R10
+	MULXQ 16(DI), BX, R13
+	ADCQ  BX, AX
+	MULXQ 24(DI), BX, R14
+	ADCQ  BX, R13
+	ADCQ  $0x00, R14
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  104(SP), DX
+	XORL  R11, R11
+	MULXQ (DI), CX, R9
+	ADCXQ CX, R10
+	ADOXQ R9, AX
+	MULXQ 8(DI), CX, R9
+	ADCXQ CX, AX
+	ADOXQ R9, R13
+	MULXQ 16(DI), CX, R9
+	ADCXQ CX, R13
+	ADOXQ R9, R14
+	MULXQ 24(DI), CX, SI
+	ADCXQ CX, R14
+	ADOXQ R11, SI
+	ADCXQ R11, SI
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R15, R12
+	SHLQ $0x20, R12
+	MOVQ R15, R8
+	SHRQ $0x20, R8
+	MOVQ R15, BX
+	SUBQ R12, R15
+	SBBQ R8, BX
+	ADDQ R12, R10
+	ADCQ R8, AX
+	ADCQ R15, R13
+	ADCQ BX, R14
+	ADCQ $0x00, SI
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  112(SP), DX
+	XORL  R11, R11
+	MULXQ (DI), CX, R9
+	ADCXQ CX, AX
+	ADOXQ R9, R13
+	MULXQ 8(DI), CX, R9
+	ADCXQ CX, R13
+	ADOXQ R9, R14
+	MULXQ 16(DI), CX, R9
+	ADCXQ CX, R14
+	ADOXQ R9, SI
+	MULXQ 24(DI), CX, R12
+	ADCXQ CX, SI
+	ADOXQ R11, R12
+	ADCXQ R11, R12
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R10, R8
+	SHLQ $0x20, R8
+	MOVQ R10, R15
+	SHRQ $0x20, R15
+	MOVQ R10, BX
+	SUBQ R8, R10
+	SBBQ R15, BX
+	ADDQ R8, AX
+	ADCQ R15, R13
+	ADCQ R10, R14
+	ADCQ BX, SI
+	ADCQ $0x00, R12
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  120(SP), DX
+	XORL  R11, R11
+	MULXQ (DI), CX, R9
+	ADCXQ CX, R13
+	ADOXQ R9, R14
+	MULXQ 8(DI), CX, R9
+	ADCXQ CX, R14
+	ADOXQ R9, SI
+	MULXQ 16(DI), CX, R9
+	ADCXQ CX, SI
+	ADOXQ R9, R12
+	MULXQ 24(DI), CX, R8
+	ADCXQ CX, R12
+	ADOXQ R11, R8
+	ADCXQ R11, R8
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ AX, R15
+	SHLQ $0x20, R15
+	MOVQ AX, R10
+	SHRQ $0x20, R10
+	MOVQ AX, BX
+	SUBQ R15, AX
+	SBBQ R10, BX
+	ADDQ R15, R13
+	ADCQ R10, R14
+	ADCQ AX, SI
+	ADCQ BX, R12
+	ADCQ $0x00, R8
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R13, CX
+	SHLQ $0x20, CX
+	MOVQ R13, R9
+	SHRQ $0x20, R9
+	MOVQ R13, R11
+	SUBQ CX, R13
+	SBBQ R9, R11
+	ADDQ CX, R14
+	ADCQ R9, SI
+	ADCQ R13, R12
+	ADCQ R11, R8
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R15, R15
+	MOVQ    R14, R10
+	MOVQ    SI, AX
+	MOVQ    R12, BX
+	MOVQ    R8, CX
+	SUBQ    $-1, R10
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, AX
+	SBBQ    $0x00, BX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, CX
+	SBBQ    $0x00, R15
+	CMOVQCS R14, R10
+	CMOVQCS SI, AX
+	CMOVQCS R12, BX
+	CMOVQCS R8, CX
+	MOVQ    R10, 128(SP)
+	MOVQ    AX, 136(SP)
+	MOVQ    BX, 144(SP)
+	MOVQ    CX, 152(SP)
 
 	// X' = α² - 2β
 	// Square: x[0]² first; its low half is the first quotient digit.
 	MOVQ  64(SP), DX
-	MULXQ DX, R12, BX
+	MULXQ DX, R9, AX
 
 	// x[0]·x[1..3] into t[1..4],
-	MULXQ 72(SP), R9, R13
-	MULXQ 80(SP), R15, R11
-	ADDQ  R15, R13
-	MULXQ 88(SP), R15, R14
-	ADCQ  R15, R11
-	ADCQ  $0x00, R14
+	MULXQ 72(SP), R13, R11
+	MULXQ 80(SP), R10, R14
+	ADDQ  R10, R11
+	MULXQ 88(SP), R10, SI
+	ADCQ  R10, R14
+	ADCQ  $0x00, SI
 
 	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
 	MOVQ  72(SP), DX
-	MULXQ 80(SP), CX, R8
-	MULXQ 88(SP), R15, AX
-	ADDQ  R15, R8
+	MULXQ 80(SP), BX, CX
+	MULXQ 88(SP), R10, R12
+	ADDQ  R10, CX
 	MOVQ  80(SP), DX
-	MULXQ 88(SP), R15, SI
-	ADCQ  R15, AX
-	ADCQ  $0x00, SI
+	MULXQ 88(SP), R10, R8
+	ADCQ  R10, R12
+	ADCQ  $0x00, R8
 
 	// and their sum in t[1..6].
-	ADDQ CX, R11
-	ADCQ R8, R14
-	ADCQ $0x00, AX
-	ADCQ $0x00, SI
-
-	// Double them on CF and add the squares x[i]² on OF.
-	XORL  CX, CX
-	ADCXQ R9, R9
-	ADOXQ BX, R9
-	MOVQ  72(SP), DX
-	MULXQ DX, R15, R8
-	ADCXQ R13, R13
-	ADOXQ R15, R13
-	ADCXQ R11, R11
-	ADOXQ R8, R11
-	MOVQ  80(SP), DX
-	MULXQ DX, R15, R8
-	ADCXQ R14, R14
-	ADOXQ R15, R14
-	ADCXQ AX, AX
-	ADOXQ R8, AX
-	MOVQ  88(SP), DX
-	MULXQ DX, R15, R10
-	ADCXQ SI, SI
-	ADOXQ R15, SI
-	ADCXQ CX, R10
-	ADOXQ CX, R10
-
-	// Reduction round 0: u = u/2^64 + A(u[0]).
-	MOVQ R12, R15
-	SHLQ $0x20, R15
-	MOVQ R12, BX
-	SHRQ $0x20, BX
-	MOVQ R12, CX
-	SUBQ R15, R12
-	SBBQ BX, CX
-	ADDQ R15, R9
-	ADCQ BX, R13
-	ADCQ R12, R11
-	ADCQ $0x00, CX
-
-	// Reduction round 1: u = u/2^64 + A(u[0]).
-	MOVQ R9, R8
-	SHLQ $0x20, R8
-	MOVQ R9, R15
-	SHRQ $0x20, R15
-	MOVQ R9, BX
-	SUBQ R8, R9
-	SBBQ R15, BX
-	ADDQ R8, R13
-	ADCQ R15, R11
-	ADCQ R9, CX
-	ADCQ $0x00, BX
-
-	// Reduction round 2: u = u/2^64 + A(u[0]).
-	MOVQ R13, R12
-	SHLQ $0x20, R12
-	MOVQ R13, R8
-	SHRQ $0x20, R8
-	MOVQ R13, R15
-	SUBQ R12, R13
-	SBBQ R8, R15
-	ADDQ R12, R11
-	ADCQ R8, CX
-	ADCQ R13, BX
-	ADCQ $0x00, R15
-
-	// Reduction round 3: u = u/2^64 + A(u[0]).
-	MOVQ R11, R9
-	SHLQ $0x20, R9
-	MOVQ R11, R12
-	SHRQ $0x20, R12
-	MOVQ R11, R8
-	SUBQ R9, R11
-	SBBQ R12, R8
-	ADDQ R9, CX
-	ADCQ R12, BX
-	ADCQ R11, R15
+	ADDQ BX, R14
+	ADCQ CX, SI
+	ADCQ $0x00, R12
 	ADCQ $0x00, R8
 
+	// Double them on CF and add the squares x[i]² on OF.
+	XORL  BX, BX
+	ADCXQ R13, R13
+	ADOXQ AX, R13
+	MOVQ  72(SP), DX
+	MULXQ DX, R10, CX
+	ADCXQ R11, R11
+	ADOXQ R10, R11
+	ADCXQ R14, R14
+	ADOXQ CX, R14
+	MOVQ  80(SP), DX
+	MULXQ DX, R10, CX
+	ADCXQ SI, SI
+	ADOXQ R10, SI
+	ADCXQ R12, R12
+	ADOXQ CX, R12
+	MOVQ  88(SP), DX
+	MULXQ DX, R10, R15
+	ADCXQ R8, R8
+	ADOXQ R10, R8
+	ADCXQ BX, R15
+	ADOXQ BX, R15
+
+	// Reduction round 0: u = u/2^64 + A(u[0]).
+	MOVQ R9, R10
+	SHLQ $0x20, R10
+	MOVQ R9, AX
+	SHRQ $0x20, AX
+	MOVQ R9, BX
+	SUBQ R10, R9
+	SBBQ AX, BX
+	ADDQ R10, R13
+	ADCQ AX, R11
+	ADCQ R9, R14
+	ADCQ $0x00, BX
+
+	// Reduction round 1: u = u/2^64 + A(u[0]).
+	MOVQ R13, CX
+	SHLQ $0x20, CX
+	MOVQ R13, R10
+	SHRQ $0x20, R10
+	MOVQ R13, AX
+	SUBQ CX, R13
+	SBBQ R10, AX
+	ADDQ CX, R11
+	ADCQ R10, R14
+	ADCQ R13, BX
+	ADCQ $0x00, AX
+
+	// Reduction round 2: u = u/2^64 + A(u[0]).
+	MOVQ R11, R9
+	SHLQ $0x20, R9
+	MOVQ R11, CX
+	SHRQ $0x20, CX
+	MOVQ R11, R10
+	SUBQ R9, R11
+	SBBQ CX, R10
+	ADDQ R9, R14
+	ADCQ CX, BX
+	ADCQ R11, AX
+	ADCQ $0x00, R10
+
+	// Reduction round 3: u = u/2^64 + A(u[0]).
+	MOVQ R14, R13
+	SHLQ $0x20, R13
+	MOVQ R14, R9
+	SHRQ $0x20, R9
+	MOVQ R14, CX
+	SUBQ R13, R14
+	SBBQ R9, CX
+	ADDQ R13, BX
+	ADCQ R9, AX
+	ADCQ R14, R10
+	ADCQ $0x00, CX
+
 	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
-	MOVQ    R14, R13
-	MOVQ    AX, R9
-	MOVQ    SI, R12
-	MOVQ    R10, R11
-	SUBQ    $-1, R13
+	MOVQ    SI, R11
+	MOVQ    R12, R13
+	MOVQ    R8, R9
+	MOVQ    R15, R14
+	SUBQ    $-1, R11
 	MOVL    $0xffffffff, DX
-	SBBQ    DX, R9
-	SBBQ    $0x00, R12
+	SBBQ    DX, R13
+	SBBQ    $0x00, R9
 	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, R11
+	SBBQ    DX, R14
 	XORL    DX, DX
-	ADOXQ   CX, R13
-	ADCXQ   R14, CX
-	ADOXQ   BX, R9
-	ADCXQ   AX, BX
-	ADOXQ   R15, R12
-	ADCXQ   SI, R15
-	ADOXQ   R8, R11
-	ADCXQ   R10, R8
-	CMOVQOC CX, R13
-	CMOVQOC BX, R9
-	CMOVQOC R15, R12
-	CMOVQOC R8, R11
-	SUBQ    128(SP), R13
-	SBBQ    136(SP), R9
-	SBBQ    144(SP), R12
-	SBBQ    152(SP), R11
-	SBBQ    CX, CX
-	MOVL    $0xffffffff, BX
-	ANDQ    CX, BX
+	ADOXQ   BX, R11
+	ADCXQ   SI, BX
+	ADOXQ   AX, R13
+	ADCXQ   R12, AX
+	ADOXQ   R10, R9
+	ADCXQ   R8, R10
+	ADOXQ   CX, R14
+	ADCXQ   R15, CX
+	CMOVQOC BX, R11
+	CMOVQOC AX, R13
+	CMOVQOC R10, R9
+	CMOVQOC CX, R14
+	SUBQ    128(SP), R11
+	SBBQ    136(SP), R13
+	SBBQ    144(SP), R9
+	SBBQ    152(SP), R14
+	SBBQ    BX, BX
+	MOVL    $0xffffffff, AX
+	ANDQ    BX, AX
 	MOVQ    $0xffffffff00000001, DX
-	ANDQ    CX, DX
-	ADDQ    CX, R13
-	ADCQ    BX, R9
-	ADCQ    $0x00, R12
-	ADCQ    DX, R11
-	SUBQ    128(SP), R13
-	SBBQ    136(SP), R9
-	SBBQ    144(SP), R12
-	SBBQ    152(SP), R11
-	SBBQ    R15, R15
-	MOVL    $0xffffffff, R8
-	ANDQ    R15, R8
+	ANDQ    BX, DX
+	ADDQ    BX, R11
+	ADCQ    AX, R13
+	ADCQ    $0x00, R9
+	ADCQ    DX, R14
+	SUBQ    128(SP), R11
+	SBBQ    136(SP), R13
+	SBBQ    144(SP), R9
+	SBBQ    152(SP), R14
+	SBBQ    R10, R10
+	MOVL    $0xffffffff, CX
+	ANDQ    R10, CX
 	MOVQ    $0xffffffff00000001, DX
-	ANDQ    R15, DX
-	ADDQ    R15, R13
-	ADCQ    R8, R9
-	ADCQ    $0x00, R12
-	ADCQ    DX, R11
-	MOVQ    R13, (DI)
-	MOVQ    R9, 8(DI)
-	MOVQ    R12, 16(DI)
-	MOVQ    R11, 24(DI)
+	ANDQ    R10, DX
+	ADDQ    R10, R11
+	ADCQ    CX, R13
+	ADCQ    $0x00, R9
+	ADCQ    DX, R14
+	MOVQ    R11, (DI)
+	MOVQ    R13, 8(DI)
+	MOVQ    R9, 16(DI)
+	MOVQ    R14, 24(DI)
 
 	// T = β - X'
-	MOVQ 128(SP), R14
-	MOVQ 136(SP), AX
-	MOVQ 144(SP), SI
-	MOVQ 152(SP), R10
-	SUBQ R13, R14
-	SBBQ R9, AX
-	SBBQ R12, SI
-	SBBQ R11, R10
-	SBBQ CX, CX
-	MOVL $0xffffffff, BX
-	ANDQ CX, BX
+	MOVQ 128(SP), SI
+	MOVQ 136(SP), R12
+	MOVQ 144(SP), R8
+	MOVQ 152(SP), R15
+	SUBQ R11, SI
+	SBBQ R13, R12
+	SBBQ R9, R8
+	SBBQ R14, R15
+	SBBQ BX, BX
+	MOVL $0xffffffff, AX
+	ANDQ BX, AX
 	MOVQ $0xffffffff00000001, DX
-	ANDQ CX, DX
-	ADDQ CX, R14
-	ADCQ BX, AX
-	ADCQ $0x00, SI
-	ADCQ DX, R10
-	MOVQ R14, 32(SP)
-	MOVQ AX, 40(SP)
-	MOVQ SI, 48(SP)
-	MOVQ R10, 56(SP)
+	ANDQ BX, DX
+	ADDQ BX, SI
+	ADCQ AX, R12
+	ADCQ $0x00, R8
+	ADCQ DX, R15
+	MOVQ SI, 32(SP)
+	MOVQ R12, 40(SP)
+	MOVQ R8, 48(SP)
+	MOVQ R15, 56(SP)
 
 	// γ = γ², Y' = α·T - γ
 	// Square: x[0]² first; its low half is the first quotient digit.
 	MOVQ  96(SP), DX
-	MULXQ DX, R15, R9
+	MULXQ DX, R10, R13
 
 	// x[0]·x[1..3] into t[1..4],
-	MULXQ 104(SP), R8, CX
-	MULXQ 112(SP), R13, BX
-	ADDQ  R13, CX
-	MULXQ 120(SP), R13, R14
-	ADCQ  R13, BX
-	ADCQ  $0x00, R14
+	MULXQ 104(SP), CX, BX
+	MULXQ 112(SP), R11, AX
+	ADDQ  R11, BX
+	MULXQ 120(SP), R11, SI
+	ADCQ  R11, AX
+	ADCQ  $0x00, SI
 
 	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
 	MOVQ  104(SP), DX
-	MULXQ 112(SP), R12, R11
-	MULXQ 120(SP), R13, AX
-	ADDQ  R13, R11
+	MULXQ 112(SP), R9, R14
+	MULXQ 120(SP), R11, R12
+	ADDQ  R11, R14
 	MOVQ  112(SP), DX
-	MULXQ 120(SP), R13, SI
-	ADCQ  R13, AX
-	ADCQ  $0x00, SI
+	MULXQ 120(SP), R11, R8
+	ADCQ  R11, R12
+	ADCQ  $0x00, R8
 
 	// and their sum in t[1..6].
-	ADDQ R12, BX
-	ADCQ R11, R14
-	ADCQ $0x00, AX
-	ADCQ $0x00, SI
+	ADDQ R9, AX
+	ADCQ R14, SI
+	ADCQ $0x00, R12
+	ADCQ $0x00, R8
 
 	// Double them on CF and add the squares x[i]² on OF.
-	XORL  R12, R12
-	ADCXQ R8, R8
-	ADOXQ R9, R8
-	MOVQ  104(SP), DX
-	MULXQ DX, R13, R11
+	XORL  R9, R9
 	ADCXQ CX, CX
 	ADOXQ R13, CX
+	MOVQ  104(SP), DX
+	MULXQ DX, R11, R14
 	ADCXQ BX, BX
 	ADOXQ R11, BX
-	MOVQ  112(SP), DX
-	MULXQ DX, R13, R11
-	ADCXQ R14, R14
-	ADOXQ R13, R14
 	ADCXQ AX, AX
-	ADOXQ R11, AX
-	MOVQ  120(SP), DX
-	MULXQ DX, R13, R10
+	ADOXQ R14, AX
+	MOVQ  112(SP), DX
+	MULXQ DX, R11, R14
 	ADCXQ SI, SI
-	ADOXQ R13, SI
-	ADCXQ R12, R10
-	ADOXQ R12, R10
+	ADOXQ R11, SI
+	ADCXQ R12, R12
+	ADOXQ R14, R12
+	MOVQ  120(SP), DX
+	MULXQ DX, R11, R15
+	ADCXQ R8, R8
+	ADOXQ R11, R8
+	ADCXQ R9, R15
+	ADOXQ R9, R15
 
 	// Reduction round 0: u = u/2^64 + A(u[0]).
-	MOVQ R15, R13
-	SHLQ $0x20, R13
-	MOVQ R15, R9
-	SHRQ $0x20, R9
-	MOVQ R15, R12
-	SUBQ R13, R15
-	SBBQ R9, R12
-	ADDQ R13, R8
-	ADCQ R9, CX
-	ADCQ R15, BX
-	ADCQ $0x00, R12
-
-	// Reduction round 1: u = u/2^64 + A(u[0]).
-	MOVQ R8, R11
+	MOVQ R10, R11
 	SHLQ $0x20, R11
-	MOVQ R8, R13
+	MOVQ R10, R13
 	SHRQ $0x20, R13
-	MOVQ R8, R9
-	SUBQ R11, R8
+	MOVQ R10, R9
+	SUBQ R11, R10
 	SBBQ R13, R9
 	ADDQ R11, CX
 	ADCQ R13, BX
-	ADCQ R8, R12
+	ADCQ R10, AX
 	ADCQ $0x00, R9
 
-	// Reduction round 2: u = u/2^64 + A(u[0]).
-	MOVQ CX, R15
-	SHLQ $0x20, R15
+	// Reduction round 1: u = u/2^64 + A(u[0]).
+	MOVQ CX, R14
+	SHLQ $0x20, R14
 	MOVQ CX, R11
 	SHRQ $0x20, R11
 	MOVQ CX, R13
-	SUBQ R15, CX
+	SUBQ R14, CX
 	SBBQ R11, R13
-	ADDQ R15, BX
-	ADCQ R11, R12
+	ADDQ R14, BX
+	ADCQ R11, AX
 	ADCQ CX, R9
 	ADCQ $0x00, R13
 
-	// Reduction round 3: u = u/2^64 + A(u[0]).
-	MOVQ BX, R8
-	SHLQ $0x20, R8
-	MOVQ BX, R15
-	SHRQ $0x20, R15
+	// Reduction round 2: u = u/2^64 + A(u[0]).
+	MOVQ BX, R10
+	SHLQ $0x20, R10
+	MOVQ BX, R14
+	SHRQ $0x20, R14
 	MOVQ BX, R11
-	SUBQ R8, BX
-	SBBQ R15, R11
-	ADDQ R8, R12
-	ADCQ R15, R9
+	SUBQ R10, BX
+	SBBQ R14, R11
+	ADDQ R10, AX
+	ADCQ R14, R9
 	ADCQ BX, R13
 	ADCQ $0x00, R11
 
+	// Reduction round 3: u = u/2^64 + A(u[0]).
+	MOVQ AX, CX
+	SHLQ $0x20, CX
+	MOVQ AX, R10
+	SHRQ $0x20, R10
+	MOVQ AX, R14
+	SUBQ CX, AX
+	SBBQ R10, R14
+	ADDQ CX, R9
+	ADCQ R10, R13
+	ADCQ AX, R11
+	ADCQ $0x00, R14
+
 	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
-	MOVQ    R14, CX
-	MOVQ    AX, R8
-	MOVQ    SI, R15
-	MOVQ    R10, BX
-	SUBQ    $-1, CX
+	MOVQ    SI, BX
+	MOVQ    R12, CX
+	MOVQ    R8, R10
+	MOVQ    R15, AX
+	SUBQ    $-1, BX
 	MOVL    $0xffffffff, DX
-	SBBQ    DX, R8
-	SBBQ    $0x00, R15
+	SBBQ    DX, CX
+	SBBQ    $0x00, R10
 	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, BX
+	SBBQ    DX, AX
 	XORL    DX, DX
-	ADOXQ   R12, CX
-	ADCXQ   R14, R12
-	ADOXQ   R9, R8
-	ADCXQ   AX, R9
-	ADOXQ   R13, R15
-	ADCXQ   SI, R13
-	ADOXQ   R11, BX
-	ADCXQ   R10, R11
-	CMOVQOC R12, CX
-	CMOVQOC R9, R8
-	CMOVQOC R13, R15
-	CMOVQOC R11, BX
-	MOVQ    CX, 96(SP)
-	MOVQ    R8, 104(SP)
-	MOVQ    R15, 112(SP)
-	MOVQ    BX, 120(SP)
+	ADOXQ   R9, BX
+	ADCXQ   SI, R9
+	ADOXQ   R13, CX
+	ADCXQ   R12, R13
+	ADOXQ   R11, R10
+	ADCXQ   R8, R11
+	ADOXQ   R14, AX
+	ADCXQ   R15, R14
+	CMOVQOC R9, BX
+	CMOVQOC R13, CX
+	CMOVQOC R11, R10
+	CMOVQOC R14, AX
+	MOVQ    BX, 96(SP)
+	MOVQ    CX, 104(SP)
+	MOVQ    R10, 112(SP)
+	MOVQ    AX, 120(SP)
 
 	// Row 0: a[0..4] = x·y[0].
 	MOVQ  32(SP), DX
-	MULXQ 64(SP), R12, R9
-	MULXQ 72(SP), AX, R13
-	ADDQ  AX, R9
-	MULXQ 80(SP), AX, R11
-	ADCQ  AX, R13
-	MULXQ 88(SP), AX, R14
-	ADCQ  AX, R11
-	ADCQ  $0x00, R14
+	MULXQ 64(SP), R9, R13
+	MULXQ 72(SP), R12, R11
+	ADDQ  R12, R13
+	MULXQ 80(SP), R12, R14
+	ADCQ  R12, R11
+	MULXQ 88(SP), R12, SI
+	ADCQ  R12, R14
+	ADCQ  $0x00, SI
 
 	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  40(SP), DX
-	XORL  CX, CX
-	MULXQ 64(SP), SI, R10
-	ADCXQ SI, R9
-	ADOXQ R10, R13
-	MULXQ 72(SP), SI, R10
-	ADCXQ SI, R13
-	ADOXQ R10, R11
-	MULXQ 80(SP), SI, R10
-	ADCXQ SI, R11
-	ADOXQ R10, R14
-	MULXQ 88(SP), SI, R8
-	ADCXQ SI, R14
-	ADOXQ CX, R8
-	ADCXQ CX, R8
+	XORL  BX, BX
+	MULXQ 64(SP), R8, R15
+	ADCXQ R8, R13
+	ADOXQ R15, R11
+	MULXQ 72(SP), R8, R15
+	ADCXQ R8, R11
+	ADOXQ R15, R14
+	MULXQ 80(SP), R8, R15
+	ADCXQ R8, R14
+	ADOXQ R15, SI
+	MULXQ 88(SP), R8, CX
+	ADCXQ R8, SI
+	ADOXQ BX, CX
+	ADCXQ BX, CX
 
 	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
-	MOVQ R12, R15
-	SHLQ $0x20, R15
-	MOVQ R12, BX
-	SHRQ $0x20, BX
-	MOVQ R12, AX
-	SUBQ R15, R12
-	SBBQ BX, AX
-	ADDQ R15, R9
-	ADCQ BX, R13
-	ADCQ R12, R11
-	ADCQ AX, R14
-	ADCQ $0x00, R8
+	MOVQ R9, R10
+	SHLQ $0x20, R10
+	MOVQ R9, AX
+	SHRQ $0x20, AX
+	MOVQ R9, R12
+	SUBQ R10, R9
+	SBBQ AX, R12
+	ADDQ R10, R13
+	ADCQ AX, R11
+	ADCQ R9, R14
+	ADCQ R12, SI
+	ADCQ $0x00, CX
 
 	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
 	MOVQ  48(SP), DX
-	XORL  CX, CX
-	MULXQ 64(SP), SI, R10
-	ADCXQ SI, R13
-	ADOXQ R10, R11
-	MULXQ 72(SP), SI, R10
-	ADCXQ SI, R11
-	ADOXQ R10, R14
-	MULXQ 80(SP), SI, R10
-	ADCXQ SI, R14
-	ADOXQ R10, R8
-	MULXQ 88(SP), SI, R15
-	ADCXQ SI, R8
-	ADOXQ CX, R15
-	ADCXQ CX, R15
+	XORL  BX, BX
+	MULXQ 64(SP), R8, R15
+	ADCXQ R8, R11
+	ADOXQ R15, R14
+	MULXQ 72(SP), R8, R15
+	ADCXQ R8, R14
+	ADOXQ R15, SI
+	MULXQ 80(SP), R8, R15
+	ADCXQ R8, SI
+	ADOXQ R15, CX
+	MULXQ 88(SP), R8, R10
+	ADCXQ R8, CX
+	ADOXQ BX, R10
+	ADCXQ BX, R10
 
 	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
-	MOVQ R9, BX
-	SHLQ $0x20, BX
-	MOVQ R9, R12
-	SHRQ $0x20, R12
-	MOVQ R9, AX
-	SUBQ BX, R9
-	SBBQ R12, AX
-	ADDQ BX, R13
-	ADCQ R12, R11
+	MOVQ R13, AX
+	SHLQ $0x20, AX
+	MOVQ R13, R9
+	SHRQ $0x20, R9
+	MOVQ R13, R12
+	SUBQ AX, R13
+	SBBQ R9, R12
+	ADDQ AX, R11
 	ADCQ R9, R14
-	ADCQ AX, R8
-	ADCQ $0x00, R15
+	ADCQ R13, SI
+	ADCQ R12, CX
+	ADCQ $0x00, R10
 
 	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
 	MOVQ  56(SP), DX
-	XORL  CX, CX
-	MULXQ 64(SP), SI, R10
-	ADCXQ SI, R11
-	ADOXQ R10, R14
-	MULXQ 72(SP), SI, R10
-	ADCXQ SI, R14
-	ADOXQ R10, R8
-	MULXQ 80(SP), SI, R10
-	ADCXQ SI, R8
-	ADOXQ R10, R15
-	MULXQ 88(SP), SI, BX
-	ADCXQ SI, R15
-	ADOXQ CX, BX
-	ADCXQ CX, BX
+	XORL  BX, BX
+	MULXQ 64(SP), R8, R15
+	ADCXQ R8, R14
+	ADOXQ R15, SI
+	MULXQ 72(SP), R8, R15
+	ADCXQ R8, SI
+	ADOXQ R15, CX
+	MULXQ 80(SP), R8, R15
+	ADCXQ R8, CX
+	ADOXQ R15, R10
+	MULXQ 88(SP), R8, AX
+	ADCXQ R8, R10
+	ADOXQ BX, AX
+	ADCXQ BX, AX
 
 	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
-	MOVQ R13, R12
-	SHLQ $0x20, R12
-	MOVQ R13, R9
-	SHRQ $0x20, R9
-	MOVQ R13, AX
-	SUBQ R12, R13
-	SBBQ R9, AX
-	ADDQ R12, R11
-	ADCQ R9, R14
-	ADCQ R13, R8
-	ADCQ AX, R15
-	ADCQ $0x00, BX
+	MOVQ R11, R9
+	SHLQ $0x20, R9
+	MOVQ R11, R13
+	SHRQ $0x20, R13
+	MOVQ R11, R12
+	SUBQ R9, R11
+	SBBQ R13, R12
+	ADDQ R9, R14
+	ADCQ R13, SI
+	ADCQ R11, CX
+	ADCQ R12, R10
+	ADCQ $0x00, AX
 
 	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
-	MOVQ R11, SI
-	SHLQ $0x20, SI
-	MOVQ R11, R10
-	SHRQ $0x20, R10
-	MOVQ R11, CX
-	SUBQ SI, R11
-	SBBQ R10, CX
-	ADDQ SI, R14
-	ADCQ R10, R8
-	ADCQ R11, R15
-	ADCQ CX, BX
+	MOVQ R14, R8
+	SHLQ $0x20, R8
+	MOVQ R14, R15
+	SHRQ $0x20, R15
+	MOVQ R14, BX
+	SUBQ R8, R14
+	SBBQ R15, BX
+	ADDQ R8, SI
+	ADCQ R15, CX
+	ADCQ R14, R10
+	ADCQ BX, AX
 
 	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
-	SBBQ    R12, R12
-	MOVQ    R14, R9
-	MOVQ    R8, R13
-	MOVQ    R15, AX
-	MOVQ    BX, SI
-	SUBQ    $-1, R9
+	SBBQ    R9, R9
+	MOVQ    SI, R13
+	MOVQ    CX, R11
+	MOVQ    R10, R12
+	MOVQ    AX, R8
+	SUBQ    $-1, R13
 	MOVL    $0xffffffff, DX
-	SBBQ    DX, R13
-	SBBQ    $0x00, AX
-	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, SI
+	SBBQ    DX, R11
 	SBBQ    $0x00, R12
-	CMOVQCS R14, R9
-	CMOVQCS R8, R13
-	CMOVQCS R15, AX
-	CMOVQCS BX, SI
-	SUBQ    96(SP), R9
-	SBBQ    104(SP), R13
-	SBBQ    112(SP), AX
-	SBBQ    120(SP), SI
-	SBBQ    R10, R10
-	MOVL    $0xffffffff, R11
-	ANDQ    R10, R11
 	MOVQ    $0xffffffff00000001, DX
-	ANDQ    R10, DX
-	ADDQ    R10, R9
-	ADCQ    R11, R13
-	ADCQ    $0x00, AX
-	ADCQ    DX, SI
-	MOVQ    R9, 32(DI)
-	MOVQ    R13, 40(DI)
-	MOVQ    AX, 48(DI)
-	MOVQ    SI, 56(DI)
+	SBBQ    DX, R8
+	SBBQ    $0x00, R9
+	CMOVQCS SI, R13
+	CMOVQCS CX, R11
+	CMOVQCS R10, R12
+	CMOVQCS AX, R8
+	SUBQ    96(SP), R13
+	SBBQ    104(SP), R11
+	SBBQ    112(SP), R12
+	SBBQ    120(SP), R8
+	SBBQ    R15, R15
+	MOVL    $0xffffffff, R14
+	ANDQ    R15, R14
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R15, DX
+	ADDQ    R15, R13
+	ADCQ    R14, R11
+	ADCQ    $0x00, R12
+	ADCQ    DX, R8
+	MOVQ    R13, 32(DI)
+	MOVQ    R11, 40(DI)
+	MOVQ    R12, 48(DI)
+	MOVQ    R8, 56(DI)
 	RET
 
 // func addMixedADX(p *[12]uint64, a *[8]uint64, neg uint64) (hZero uint64)

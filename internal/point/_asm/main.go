@@ -164,22 +164,25 @@ func genDouble(c *curve) {
 	A, T, alpha, gamma, beta := at(frame, 0, n), at(frame, w, n), at(frame, 2*w, n), at(frame, 3*w, n), at(frame, 4*w, n)
 	regs := c.pool()
 
-	Comment("δ = Z²")
-	d := c.square(Z, regs)
+	// The products are in an order that lets each start before its
+	// predecessor ends: δ, γ and Z' depend on nothing here, and two
+	// products stand between δ and α, so δ waits in A, not in registers.
+	Comment("δ = Z², kept in A")
+	s := c.square(Z, regs)
+	storeFree(s, A, regs)
+	Comment("γ = Y²")
+	s = c.square(Y, regs)
+	storeFree(s, gamma, regs)
+	Comment("Z' = Y·Z")
+	s = c.mul(Z, Y, regs)
+	storeFree(s, Z, regs)
+
 	Comment("T = X - δ, A = X + δ")
-	delta := ops(d)
-	if c.spill { // δ waits in A
-		storeFE(d, A)
-		regs.Put(d...)
-		delta = mops(A)
-	}
-	s := load(X, regs)
-	c.sub(s, delta, regs)
+	s = load(X, regs)
+	c.sub(s, mops(A), regs)
 	storeFree(s, T, regs)
-	if c.spill {
-		d = load(A, regs)
-	}
-	s = c.add(d, mops(X), regs)
+	s = load(A, regs)
+	s = c.add(s, mops(X), regs)
 	storeFree(s, A, regs)
 
 	Comment("α = A·T, then 3α/2")
@@ -190,15 +193,9 @@ func genDouble(c *curve) {
 	c.half(s, regs)
 	storeFree(s, alpha, regs)
 
-	Comment("γ = Y², β = X·γ")
-	s = c.square(Y, regs)
-	storeFree(s, gamma, regs)
+	Comment("β = X·γ")
 	s = c.mul(X, gamma, regs)
 	storeFree(s, beta, regs)
-
-	Comment("Z' = Y·Z")
-	s = c.mul(Z, Y, regs)
-	storeFree(s, Z, regs)
 
 	Comment("X' = α² - 2β")
 	x := c.square(alpha, regs)
