@@ -1435,31 +1435,31 @@ TEXT ·addMixedADX(SB), NOSPLIT, $288-32
 	MOVQ    BX, 80(SP)
 	MOVQ    R8, 88(SP)
 
-	// H = X2·ZZ - X1; stop if H = 0
+	// S2 = Y2·Z1 (then times ZZ below)
 	// Row 0: a[0..4] = x·y[0].
-	MOVQ  64(SP), DX
-	MULXQ (SP), R15, R14
-	MULXQ 8(SP), R10, R13
+	MOVQ  64(DI), DX
+	MULXQ 32(SP), R15, R14
+	MULXQ 40(SP), R10, R13
 	ADDQ  R10, R14
-	MULXQ 16(SP), R10, AX
+	MULXQ 48(SP), R10, AX
 	ADCQ  R10, R13
-	MULXQ 24(SP), R10, R9
+	MULXQ 56(SP), R10, R9
 	ADCQ  R10, AX
 	ADCQ  $0x00, R9
 
 	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  72(SP), DX
+	MOVQ  72(DI), DX
 	XORL  SI, SI
-	MULXQ (SP), R11, R12
+	MULXQ 32(SP), R11, R12
 	ADCXQ R11, R14
 	ADOXQ R12, R13
-	MULXQ 8(SP), R11, R12
+	MULXQ 40(SP), R11, R12
 	ADCXQ R11, R13
 	ADOXQ R12, AX
-	MULXQ 16(SP), R11, R12
+	MULXQ 48(SP), R11, R12
 	ADCXQ R11, AX
 	ADOXQ R12, R9
-	MULXQ 24(SP), R11, CX
+	MULXQ 56(SP), R11, CX
 	ADCXQ R11, R9
 	ADOXQ SI, CX
 	ADCXQ SI, CX
@@ -1479,18 +1479,18 @@ TEXT ·addMixedADX(SB), NOSPLIT, $288-32
 	ADCQ $0x00, CX
 
 	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  80(SP), DX
+	MOVQ  80(DI), DX
 	XORL  SI, SI
-	MULXQ (SP), R11, R12
+	MULXQ 32(SP), R11, R12
 	ADCXQ R11, R13
 	ADOXQ R12, AX
-	MULXQ 8(SP), R11, R12
+	MULXQ 40(SP), R11, R12
 	ADCXQ R11, AX
 	ADOXQ R12, R9
-	MULXQ 16(SP), R11, R12
+	MULXQ 48(SP), R11, R12
 	ADCXQ R11, R9
 	ADOXQ R12, CX
-	MULXQ 24(SP), R11, BX
+	MULXQ 56(SP), R11, BX
 	ADCXQ R11, CX
 	ADOXQ SI, BX
 	ADCXQ SI, BX
@@ -1510,18 +1510,18 @@ TEXT ·addMixedADX(SB), NOSPLIT, $288-32
 	ADCQ $0x00, BX
 
 	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  88(SP), DX
+	MOVQ  88(DI), DX
 	XORL  SI, SI
-	MULXQ (SP), R11, R12
+	MULXQ 32(SP), R11, R12
 	ADCXQ R11, AX
 	ADOXQ R12, R9
-	MULXQ 8(SP), R11, R12
+	MULXQ 40(SP), R11, R12
 	ADCXQ R11, R9
 	ADOXQ R12, CX
-	MULXQ 16(SP), R11, R12
+	MULXQ 48(SP), R11, R12
 	ADCXQ R11, CX
 	ADOXQ R12, BX
-	MULXQ 24(SP), R11, R8
+	MULXQ 56(SP), R11, R8
 	ADCXQ R11, BX
 	ADOXQ SI, R8
 	ADCXQ SI, R8
@@ -1570,1388 +1570,1388 @@ TEXT ·addMixedADX(SB), NOSPLIT, $288-32
 	CMOVQCS CX, R13
 	CMOVQCS BX, R10
 	CMOVQCS R8, R11
-	SUBQ    (DI), R14
-	SBBQ    8(DI), R13
-	SBBQ    16(DI), R10
-	SBBQ    24(DI), R11
-	SBBQ    R12, R12
-	MOVL    $0xffffffff, AX
-	ANDQ    R12, AX
-	MOVQ    $0xffffffff00000001, DX
-	ANDQ    R12, DX
-	ADDQ    R12, R14
-	ADCQ    AX, R13
-	ADCQ    $0x00, R10
-	ADCQ    DX, R11
-	MOVQ    R14, 96(SP)
-	MOVQ    R13, 104(SP)
-	MOVQ    R10, 112(SP)
-	MOVQ    R11, 120(SP)
-	MOVQ    R14, SI
-	ORQ     R13, SI
-	ORQ     R10, SI
-	ORQ     R11, SI
-	JZ      hzero
+	MOVQ    R14, 128(SP)
+	MOVQ    R13, 136(SP)
+	MOVQ    R10, 144(SP)
+	MOVQ    R11, 152(SP)
 
-	// S2 = Y2·Z1·ZZ, negated if neg ≠ 0
+	// H = X2·ZZ - X1; stop if H = 0
 	// Row 0: a[0..4] = x·y[0].
-	MOVQ  64(DI), DX
-	MULXQ 32(SP), R9, CX
-	MULXQ 40(SP), R12, BX
-	ADDQ  R12, CX
-	MULXQ 48(SP), R12, R8
-	ADCQ  R12, BX
-	MULXQ 56(SP), R12, R15
-	ADCQ  R12, R8
-	ADCQ  $0x00, R15
+	MOVQ  64(SP), DX
+	MULXQ (SP), R12, AX
+	MULXQ 8(SP), BX, SI
+	ADDQ  BX, AX
+	MULXQ 16(SP), BX, R9
+	ADCQ  BX, SI
+	MULXQ 24(SP), BX, CX
+	ADCQ  BX, R9
+	ADCQ  $0x00, CX
 
 	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  72(DI), DX
+	MOVQ  72(SP), DX
 	XORL  R14, R14
-	MULXQ 32(SP), AX, SI
-	ADCXQ AX, CX
-	ADOXQ SI, BX
-	MULXQ 40(SP), AX, SI
-	ADCXQ AX, BX
-	ADOXQ SI, R8
-	MULXQ 48(SP), AX, SI
-	ADCXQ AX, R8
-	ADOXQ SI, R15
-	MULXQ 56(SP), AX, R13
-	ADCXQ AX, R15
+	MULXQ (SP), R8, R15
+	ADCXQ R8, AX
+	ADOXQ R15, SI
+	MULXQ 8(SP), R8, R15
+	ADCXQ R8, SI
+	ADOXQ R15, R9
+	MULXQ 16(SP), R8, R15
+	ADCXQ R8, R9
+	ADOXQ R15, CX
+	MULXQ 24(SP), R8, R13
+	ADCXQ R8, CX
 	ADOXQ R14, R13
 	ADCXQ R14, R13
 
 	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
-	MOVQ R9, R10
+	MOVQ R12, R10
 	SHLQ $0x20, R10
-	MOVQ R9, R11
+	MOVQ R12, R11
 	SHRQ $0x20, R11
-	MOVQ R9, R12
-	SUBQ R10, R9
-	SBBQ R11, R12
-	ADDQ R10, CX
-	ADCQ R11, BX
-	ADCQ R9, R8
-	ADCQ R12, R15
+	MOVQ R12, BX
+	SUBQ R10, R12
+	SBBQ R11, BX
+	ADDQ R10, AX
+	ADCQ R11, SI
+	ADCQ R12, R9
+	ADCQ BX, CX
 	ADCQ $0x00, R13
 
 	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  80(DI), DX
+	MOVQ  80(SP), DX
 	XORL  R14, R14
-	MULXQ 32(SP), AX, SI
-	ADCXQ AX, BX
-	ADOXQ SI, R8
-	MULXQ 40(SP), AX, SI
-	ADCXQ AX, R8
-	ADOXQ SI, R15
-	MULXQ 48(SP), AX, SI
-	ADCXQ AX, R15
-	ADOXQ SI, R13
-	MULXQ 56(SP), AX, R10
-	ADCXQ AX, R13
+	MULXQ (SP), R8, R15
+	ADCXQ R8, SI
+	ADOXQ R15, R9
+	MULXQ 8(SP), R8, R15
+	ADCXQ R8, R9
+	ADOXQ R15, CX
+	MULXQ 16(SP), R8, R15
+	ADCXQ R8, CX
+	ADOXQ R15, R13
+	MULXQ 24(SP), R8, R10
+	ADCXQ R8, R13
 	ADOXQ R14, R10
 	ADCXQ R14, R10
 
 	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
-	MOVQ CX, R11
+	MOVQ AX, R11
 	SHLQ $0x20, R11
-	MOVQ CX, R9
-	SHRQ $0x20, R9
-	MOVQ CX, R12
-	SUBQ R11, CX
-	SBBQ R9, R12
-	ADDQ R11, BX
-	ADCQ R9, R8
-	ADCQ CX, R15
-	ADCQ R12, R13
+	MOVQ AX, R12
+	SHRQ $0x20, R12
+	MOVQ AX, BX
+	SUBQ R11, AX
+	SBBQ R12, BX
+	ADDQ R11, SI
+	ADCQ R12, R9
+	ADCQ AX, CX
+	ADCQ BX, R13
 	ADCQ $0x00, R10
 
 	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  88(DI), DX
+	MOVQ  88(SP), DX
 	XORL  R14, R14
-	MULXQ 32(SP), AX, SI
-	ADCXQ AX, R8
-	ADOXQ SI, R15
-	MULXQ 40(SP), AX, SI
-	ADCXQ AX, R15
-	ADOXQ SI, R13
-	MULXQ 48(SP), AX, SI
-	ADCXQ AX, R13
-	ADOXQ SI, R10
-	MULXQ 56(SP), AX, R11
-	ADCXQ AX, R10
+	MULXQ (SP), R8, R15
+	ADCXQ R8, R9
+	ADOXQ R15, CX
+	MULXQ 8(SP), R8, R15
+	ADCXQ R8, CX
+	ADOXQ R15, R13
+	MULXQ 16(SP), R8, R15
+	ADCXQ R8, R13
+	ADOXQ R15, R10
+	MULXQ 24(SP), R8, R11
+	ADCXQ R8, R10
 	ADOXQ R14, R11
 	ADCXQ R14, R11
 
 	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
-	MOVQ BX, R9
-	SHLQ $0x20, R9
-	MOVQ BX, CX
-	SHRQ $0x20, CX
-	MOVQ BX, R12
-	SUBQ R9, BX
-	SBBQ CX, R12
-	ADDQ R9, R8
-	ADCQ CX, R15
-	ADCQ BX, R13
-	ADCQ R12, R10
-	ADCQ $0x00, R11
-
-	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	MOVQ R8, R14
-	SUBQ AX, R8
-	SBBQ SI, R14
-	ADDQ AX, R15
-	ADCQ SI, R13
-	ADCQ R8, R10
-	ADCQ R14, R11
-
-	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
-	SBBQ    R9, R9
-	MOVQ    R15, CX
-	MOVQ    R13, BX
-	MOVQ    R10, R12
-	MOVQ    R11, AX
-	SUBQ    $-1, CX
-	MOVL    $0xffffffff, DX
-	SBBQ    DX, BX
-	SBBQ    $0x00, R12
-	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, AX
-	SBBQ    $0x00, R9
-	CMOVQCS R15, CX
-	CMOVQCS R13, BX
-	CMOVQCS R10, R12
-	CMOVQCS R11, AX
-	MOVQ    CX, 128(SP)
-	MOVQ    BX, 136(SP)
-	MOVQ    R12, 144(SP)
-	MOVQ    AX, 152(SP)
-
-	// Row 0: a[0..4] = x·y[0].
-	MOVQ  64(SP), DX
-	MULXQ 128(SP), SI, R8
-	MULXQ 136(SP), R10, R14
-	ADDQ  R10, R8
-	MULXQ 144(SP), R10, R15
-	ADCQ  R10, R14
-	MULXQ 152(SP), R10, R13
-	ADCQ  R10, R15
-	ADCQ  $0x00, R13
-
-	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  72(SP), DX
-	XORL  CX, CX
-	MULXQ 128(SP), R11, R9
-	ADCXQ R11, R8
-	ADOXQ R9, R14
-	MULXQ 136(SP), R11, R9
-	ADCXQ R11, R14
-	ADOXQ R9, R15
-	MULXQ 144(SP), R11, R9
-	ADCXQ R11, R15
-	ADOXQ R9, R13
-	MULXQ 152(SP), R11, BX
-	ADCXQ R11, R13
-	ADOXQ CX, BX
-	ADCXQ CX, BX
-
-	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
 	MOVQ SI, R12
 	SHLQ $0x20, R12
 	MOVQ SI, AX
 	SHRQ $0x20, AX
-	MOVQ SI, R10
+	MOVQ SI, BX
 	SUBQ R12, SI
-	SBBQ AX, R10
-	ADDQ R12, R8
-	ADCQ AX, R14
-	ADCQ SI, R15
-	ADCQ R10, R13
-	ADCQ $0x00, BX
+	SBBQ AX, BX
+	ADDQ R12, R9
+	ADCQ AX, CX
+	ADCQ SI, R13
+	ADCQ BX, R10
+	ADCQ $0x00, R11
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R9, R8
+	SHLQ $0x20, R8
+	MOVQ R9, R15
+	SHRQ $0x20, R15
+	MOVQ R9, R14
+	SUBQ R8, R9
+	SBBQ R15, R14
+	ADDQ R8, CX
+	ADCQ R15, R13
+	ADCQ R9, R10
+	ADCQ R14, R11
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R12, R12
+	MOVQ    CX, AX
+	MOVQ    R13, SI
+	MOVQ    R10, BX
+	MOVQ    R11, R8
+	SUBQ    $-1, AX
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, SI
+	SBBQ    $0x00, BX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R8
+	SBBQ    $0x00, R12
+	CMOVQCS CX, AX
+	CMOVQCS R13, SI
+	CMOVQCS R10, BX
+	CMOVQCS R11, R8
+	SUBQ    (DI), AX
+	SBBQ    8(DI), SI
+	SBBQ    16(DI), BX
+	SBBQ    24(DI), R8
+	SBBQ    R15, R15
+	MOVL    $0xffffffff, R9
+	ANDQ    R15, R9
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R15, DX
+	ADDQ    R15, AX
+	ADCQ    R9, SI
+	ADCQ    $0x00, BX
+	ADCQ    DX, R8
+	MOVQ    AX, 96(SP)
+	MOVQ    SI, 104(SP)
+	MOVQ    BX, 112(SP)
+	MOVQ    R8, 120(SP)
+	MOVQ    AX, R14
+	ORQ     SI, R14
+	ORQ     BX, R14
+	ORQ     R8, R14
+	JZ      hzero
+
+	// S2 = S2·ZZ, negated if neg ≠ 0; r = S2 - Y1
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  64(SP), DX
+	MULXQ 128(SP), CX, R13
+	MULXQ 136(SP), R15, R10
+	ADDQ  R15, R13
+	MULXQ 144(SP), R15, R11
+	ADCQ  R15, R10
+	MULXQ 152(SP), R15, R12
+	ADCQ  R15, R11
+	ADCQ  $0x00, R12
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  72(SP), DX
+	XORL  AX, AX
+	MULXQ 128(SP), R9, R14
+	ADCXQ R9, R13
+	ADOXQ R14, R10
+	MULXQ 136(SP), R9, R14
+	ADCXQ R9, R10
+	ADOXQ R14, R11
+	MULXQ 144(SP), R9, R14
+	ADCXQ R9, R11
+	ADOXQ R14, R12
+	MULXQ 152(SP), R9, SI
+	ADCXQ R9, R12
+	ADOXQ AX, SI
+	ADCXQ AX, SI
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ CX, BX
+	SHLQ $0x20, BX
+	MOVQ CX, R8
+	SHRQ $0x20, R8
+	MOVQ CX, R15
+	SUBQ BX, CX
+	SBBQ R8, R15
+	ADDQ BX, R13
+	ADCQ R8, R10
+	ADCQ CX, R11
+	ADCQ R15, R12
+	ADCQ $0x00, SI
 
 	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
 	MOVQ  80(SP), DX
-	XORL  CX, CX
-	MULXQ 128(SP), R11, R9
-	ADCXQ R11, R14
-	ADOXQ R9, R15
-	MULXQ 136(SP), R11, R9
-	ADCXQ R11, R15
-	ADOXQ R9, R13
-	MULXQ 144(SP), R11, R9
-	ADCXQ R11, R13
-	ADOXQ R9, BX
-	MULXQ 152(SP), R11, R12
-	ADCXQ R11, BX
-	ADOXQ CX, R12
-	ADCXQ CX, R12
+	XORL  AX, AX
+	MULXQ 128(SP), R9, R14
+	ADCXQ R9, R10
+	ADOXQ R14, R11
+	MULXQ 136(SP), R9, R14
+	ADCXQ R9, R11
+	ADOXQ R14, R12
+	MULXQ 144(SP), R9, R14
+	ADCXQ R9, R12
+	ADOXQ R14, SI
+	MULXQ 152(SP), R9, BX
+	ADCXQ R9, SI
+	ADOXQ AX, BX
+	ADCXQ AX, BX
 
 	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	MOVQ R8, SI
-	SHRQ $0x20, SI
-	MOVQ R8, R10
-	SUBQ AX, R8
-	SBBQ SI, R10
-	ADDQ AX, R14
-	ADCQ SI, R15
-	ADCQ R8, R13
-	ADCQ R10, BX
-	ADCQ $0x00, R12
+	MOVQ R13, R8
+	SHLQ $0x20, R8
+	MOVQ R13, CX
+	SHRQ $0x20, CX
+	MOVQ R13, R15
+	SUBQ R8, R13
+	SBBQ CX, R15
+	ADDQ R8, R10
+	ADCQ CX, R11
+	ADCQ R13, R12
+	ADCQ R15, SI
+	ADCQ $0x00, BX
 
 	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
 	MOVQ  88(SP), DX
-	XORL  CX, CX
-	MULXQ 128(SP), R11, R9
-	ADCXQ R11, R15
-	ADOXQ R9, R13
-	MULXQ 136(SP), R11, R9
-	ADCXQ R11, R13
-	ADOXQ R9, BX
-	MULXQ 144(SP), R11, R9
-	ADCXQ R11, BX
-	ADOXQ R9, R12
-	MULXQ 152(SP), R11, AX
-	ADCXQ R11, R12
-	ADOXQ CX, AX
-	ADCXQ CX, AX
-
-	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
-	MOVQ R14, SI
-	SHLQ $0x20, SI
-	MOVQ R14, R8
-	SHRQ $0x20, R8
-	MOVQ R14, R10
-	SUBQ SI, R14
-	SBBQ R8, R10
-	ADDQ SI, R15
-	ADCQ R8, R13
-	ADCQ R14, BX
-	ADCQ R10, R12
-	ADCQ $0x00, AX
-
-	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
-	MOVQ R15, R11
-	SHLQ $0x20, R11
-	MOVQ R15, R9
-	SHRQ $0x20, R9
-	MOVQ R15, CX
-	SUBQ R11, R15
-	SBBQ R9, CX
-	ADDQ R11, R13
-	ADCQ R9, BX
-	ADCQ R15, R12
-	ADCQ CX, AX
-
-	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
-	SBBQ    SI, SI
-	MOVQ    R13, R8
-	MOVQ    BX, R14
-	MOVQ    R12, R10
-	MOVQ    AX, R11
-	SUBQ    $-1, R8
-	MOVL    $0xffffffff, DX
-	SBBQ    DX, R14
-	SBBQ    $0x00, R10
-	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, R11
-	SBBQ    $0x00, SI
-	CMOVQCS R13, R8
-	CMOVQCS BX, R14
-	CMOVQCS R12, R10
-	CMOVQCS AX, R11
-	XORL    R9, R9
-	XORL    R15, R15
-	XORL    CX, CX
-	XORL    R13, R13
-	SUBQ    R8, R9
-	SBBQ    R14, R15
-	SBBQ    R10, CX
-	SBBQ    R11, R13
-	SBBQ    BX, BX
-	MOVL    $0xffffffff, R12
-	ANDQ    BX, R12
-	MOVQ    $0xffffffff00000001, DX
-	ANDQ    BX, DX
-	ADDQ    BX, R9
-	ADCQ    R12, R15
-	ADCQ    $0x00, CX
-	ADCQ    DX, R13
-	MOVQ    neg+16(FP), AX
-	TESTQ   AX, AX
-	CMOVQNE R9, R8
-	CMOVQNE R15, R14
-	CMOVQNE CX, R10
-	CMOVQNE R13, R11
-
-	// r = S2 - Y1
-	SUBQ 32(DI), R8
-	SBBQ 40(DI), R14
-	SBBQ 48(DI), R10
-	SBBQ 56(DI), R11
-	SBBQ SI, SI
-	MOVL $0xffffffff, BX
-	ANDQ SI, BX
-	MOVQ $0xffffffff00000001, DX
-	ANDQ SI, DX
-	ADDQ SI, R8
-	ADCQ BX, R14
-	ADCQ $0x00, R10
-	ADCQ DX, R11
-	MOVQ R8, 128(SP)
-	MOVQ R14, 136(SP)
-	MOVQ R10, 144(SP)
-	MOVQ R11, 152(SP)
-
-	// HH = H², HHH = HH·H, V = X1·HH
-	// Square: x[0]² first; its low half is the first quotient digit.
-	MOVQ  96(SP), DX
-	MULXQ DX, R12, R14
-
-	// x[0]·x[1..3] into t[1..4],
-	MULXQ 104(SP), AX, R9
-	MULXQ 112(SP), R8, R15
-	ADDQ  R8, R9
-	MULXQ 120(SP), R8, CX
-	ADCQ  R8, R15
-	ADCQ  $0x00, CX
-
-	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
-	MOVQ  104(SP), DX
-	MULXQ 112(SP), R10, R11
-	MULXQ 120(SP), R8, R13
-	ADDQ  R8, R11
-	MOVQ  112(SP), DX
-	MULXQ 120(SP), R8, SI
-	ADCQ  R8, R13
-	ADCQ  $0x00, SI
-
-	// and their sum in t[1..6].
-	ADDQ R10, R15
-	ADCQ R11, CX
-	ADCQ $0x00, R13
-	ADCQ $0x00, SI
-
-	// Double them on CF and add the squares x[i]² on OF.
-	XORL  R10, R10
-	ADCXQ AX, AX
-	ADOXQ R14, AX
-	MOVQ  104(SP), DX
-	MULXQ DX, R8, R11
-	ADCXQ R9, R9
-	ADOXQ R8, R9
-	ADCXQ R15, R15
-	ADOXQ R11, R15
-	MOVQ  112(SP), DX
-	MULXQ DX, R8, R11
-	ADCXQ CX, CX
-	ADOXQ R8, CX
-	ADCXQ R13, R13
-	ADOXQ R11, R13
-	MOVQ  120(SP), DX
-	MULXQ DX, R8, BX
-	ADCXQ SI, SI
-	ADOXQ R8, SI
-	ADCXQ R10, BX
-	ADOXQ R10, BX
-
-	// Reduction round 0: u = u/2^64 + A(u[0]).
-	MOVQ R12, R8
-	SHLQ $0x20, R8
-	MOVQ R12, R14
-	SHRQ $0x20, R14
-	MOVQ R12, R10
-	SUBQ R8, R12
-	SBBQ R14, R10
-	ADDQ R8, AX
-	ADCQ R14, R9
-	ADCQ R12, R15
-	ADCQ $0x00, R10
-
-	// Reduction round 1: u = u/2^64 + A(u[0]).
-	MOVQ AX, R11
-	SHLQ $0x20, R11
-	MOVQ AX, R8
-	SHRQ $0x20, R8
-	MOVQ AX, R14
-	SUBQ R11, AX
-	SBBQ R8, R14
-	ADDQ R11, R9
-	ADCQ R8, R15
-	ADCQ AX, R10
-	ADCQ $0x00, R14
-
-	// Reduction round 2: u = u/2^64 + A(u[0]).
-	MOVQ R9, R12
-	SHLQ $0x20, R12
-	MOVQ R9, R11
-	SHRQ $0x20, R11
-	MOVQ R9, R8
-	SUBQ R12, R9
-	SBBQ R11, R8
-	ADDQ R12, R15
-	ADCQ R11, R10
-	ADCQ R9, R14
-	ADCQ $0x00, R8
-
-	// Reduction round 3: u = u/2^64 + A(u[0]).
-	MOVQ R15, AX
-	SHLQ $0x20, AX
-	MOVQ R15, R12
-	SHRQ $0x20, R12
-	MOVQ R15, R11
-	SUBQ AX, R15
-	SBBQ R12, R11
-	ADDQ AX, R10
-	ADCQ R12, R14
-	ADCQ R15, R8
-	ADCQ $0x00, R11
-
-	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
-	MOVQ    CX, R9
-	MOVQ    R13, AX
-	MOVQ    SI, R12
-	MOVQ    BX, R15
-	SUBQ    $-1, R9
-	MOVL    $0xffffffff, DX
-	SBBQ    DX, AX
-	SBBQ    $0x00, R12
-	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, R15
-	XORL    DX, DX
-	ADOXQ   R10, R9
-	ADCXQ   CX, R10
-	ADOXQ   R14, AX
-	ADCXQ   R13, R14
-	ADOXQ   R8, R12
-	ADCXQ   SI, R8
-	ADOXQ   R11, R15
-	ADCXQ   BX, R11
-	CMOVQOC R10, R9
-	CMOVQOC R14, AX
-	CMOVQOC R8, R12
-	CMOVQOC R11, R15
-	MOVQ    R9, 160(SP)
-	MOVQ    AX, 168(SP)
-	MOVQ    R12, 176(SP)
-	MOVQ    R15, 184(SP)
-
-	// Row 0: a[0..4] = x·y[0].
-	MOVQ  96(SP), DX
-	MULXQ 160(SP), R10, R14
-	MULXQ 168(SP), R13, R8
-	ADDQ  R13, R14
-	MULXQ 176(SP), R13, R11
-	ADCQ  R13, R8
-	MULXQ 184(SP), R13, CX
-	ADCQ  R13, R11
-	ADCQ  $0x00, CX
-
-	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  104(SP), DX
-	XORL  R9, R9
-	MULXQ 160(SP), SI, BX
-	ADCXQ SI, R14
-	ADOXQ BX, R8
-	MULXQ 168(SP), SI, BX
-	ADCXQ SI, R8
-	ADOXQ BX, R11
-	MULXQ 176(SP), SI, BX
-	ADCXQ SI, R11
-	ADOXQ BX, CX
-	MULXQ 184(SP), SI, AX
-	ADCXQ SI, CX
-	ADOXQ R9, AX
-	ADCXQ R9, AX
-
-	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
-	MOVQ R10, R12
-	SHLQ $0x20, R12
-	MOVQ R10, R15
-	SHRQ $0x20, R15
-	MOVQ R10, R13
-	SUBQ R12, R10
-	SBBQ R15, R13
-	ADDQ R12, R14
-	ADCQ R15, R8
-	ADCQ R10, R11
-	ADCQ R13, CX
-	ADCQ $0x00, AX
-
-	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  112(SP), DX
-	XORL  R9, R9
-	MULXQ 160(SP), SI, BX
-	ADCXQ SI, R8
-	ADOXQ BX, R11
-	MULXQ 168(SP), SI, BX
-	ADCXQ SI, R11
-	ADOXQ BX, CX
-	MULXQ 176(SP), SI, BX
-	ADCXQ SI, CX
-	ADOXQ BX, AX
-	MULXQ 184(SP), SI, R12
-	ADCXQ SI, AX
-	ADOXQ R9, R12
+	XORL  AX, AX
+	MULXQ 128(SP), R9, R14
+	ADCXQ R9, R11
+	ADOXQ R14, R12
+	MULXQ 136(SP), R9, R14
 	ADCXQ R9, R12
-
-	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
-	MOVQ R14, R15
-	SHLQ $0x20, R15
-	MOVQ R14, R10
-	SHRQ $0x20, R10
-	MOVQ R14, R13
-	SUBQ R15, R14
-	SBBQ R10, R13
-	ADDQ R15, R8
-	ADCQ R10, R11
-	ADCQ R14, CX
-	ADCQ R13, AX
-	ADCQ $0x00, R12
-
-	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  120(SP), DX
-	XORL  R9, R9
-	MULXQ 160(SP), SI, BX
-	ADCXQ SI, R11
-	ADOXQ BX, CX
-	MULXQ 168(SP), SI, BX
-	ADCXQ SI, CX
-	ADOXQ BX, AX
-	MULXQ 176(SP), SI, BX
-	ADCXQ SI, AX
-	ADOXQ BX, R12
-	MULXQ 184(SP), SI, R15
-	ADCXQ SI, R12
-	ADOXQ R9, R15
-	ADCXQ R9, R15
+	ADOXQ R14, SI
+	MULXQ 144(SP), R9, R14
+	ADCXQ R9, SI
+	ADOXQ R14, BX
+	MULXQ 152(SP), R9, R8
+	ADCXQ R9, BX
+	ADOXQ AX, R8
+	ADCXQ AX, R8
 
 	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
-	MOVQ R8, R10
-	SHLQ $0x20, R10
-	MOVQ R8, R14
-	SHRQ $0x20, R14
-	MOVQ R8, R13
-	SUBQ R10, R8
-	SBBQ R14, R13
-	ADDQ R10, R11
-	ADCQ R14, CX
-	ADCQ R8, AX
+	MOVQ R10, CX
+	SHLQ $0x20, CX
+	MOVQ R10, R13
+	SHRQ $0x20, R13
+	MOVQ R10, R15
+	SUBQ CX, R10
+	SBBQ R13, R15
+	ADDQ CX, R11
 	ADCQ R13, R12
-	ADCQ $0x00, R15
-
-	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
-	MOVQ R11, SI
-	SHLQ $0x20, SI
-	MOVQ R11, BX
-	SHRQ $0x20, BX
-	MOVQ R11, R9
-	SUBQ SI, R11
-	SBBQ BX, R9
-	ADDQ SI, CX
-	ADCQ BX, AX
-	ADCQ R11, R12
-	ADCQ R9, R15
-
-	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
-	SBBQ    R10, R10
-	MOVQ    CX, R14
-	MOVQ    AX, R8
-	MOVQ    R12, R13
-	MOVQ    R15, SI
-	SUBQ    $-1, R14
-	MOVL    $0xffffffff, DX
-	SBBQ    DX, R8
-	SBBQ    $0x00, R13
-	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, SI
-	SBBQ    $0x00, R10
-	CMOVQCS CX, R14
-	CMOVQCS AX, R8
-	CMOVQCS R12, R13
-	CMOVQCS R15, SI
-	MOVQ    R14, 192(SP)
-	MOVQ    R8, 200(SP)
-	MOVQ    R13, 208(SP)
-	MOVQ    SI, 216(SP)
-
-	// Row 0: a[0..4] = x·y[0].
-	MOVQ  160(SP), DX
-	MULXQ (DI), BX, R11
-	MULXQ 8(DI), R12, R9
-	ADDQ  R12, R11
-	MULXQ 16(DI), R12, CX
-	ADCQ  R12, R9
-	MULXQ 24(DI), R12, AX
-	ADCQ  R12, CX
-	ADCQ  $0x00, AX
-
-	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  168(SP), DX
-	XORL  R14, R14
-	MULXQ (DI), R15, R10
-	ADCXQ R15, R11
-	ADOXQ R10, R9
-	MULXQ 8(DI), R15, R10
-	ADCXQ R15, R9
-	ADOXQ R10, CX
-	MULXQ 16(DI), R15, R10
-	ADCXQ R15, CX
-	ADOXQ R10, AX
-	MULXQ 24(DI), R15, R8
-	ADCXQ R15, AX
-	ADOXQ R14, R8
-	ADCXQ R14, R8
-
-	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
-	MOVQ BX, R13
-	SHLQ $0x20, R13
-	MOVQ BX, SI
-	SHRQ $0x20, SI
-	MOVQ BX, R12
-	SUBQ R13, BX
-	SBBQ SI, R12
-	ADDQ R13, R11
-	ADCQ SI, R9
-	ADCQ BX, CX
-	ADCQ R12, AX
+	ADCQ R10, SI
+	ADCQ R15, BX
 	ADCQ $0x00, R8
 
-	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  176(SP), DX
-	XORL  R14, R14
-	MULXQ (DI), R15, R10
-	ADCXQ R15, R9
-	ADOXQ R10, CX
-	MULXQ 8(DI), R15, R10
-	ADCXQ R15, CX
-	ADOXQ R10, AX
-	MULXQ 16(DI), R15, R10
-	ADCXQ R15, AX
-	ADOXQ R10, R8
-	MULXQ 24(DI), R15, R13
-	ADCXQ R15, R8
-	ADOXQ R14, R13
-	ADCXQ R14, R13
-
-	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
-	MOVQ R11, SI
-	SHLQ $0x20, SI
-	MOVQ R11, BX
-	SHRQ $0x20, BX
-	MOVQ R11, R12
-	SUBQ SI, R11
-	SBBQ BX, R12
-	ADDQ SI, R9
-	ADCQ BX, CX
-	ADCQ R11, AX
-	ADCQ R12, R8
-	ADCQ $0x00, R13
-
-	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  184(SP), DX
-	XORL  R14, R14
-	MULXQ (DI), R15, R10
-	ADCXQ R15, CX
-	ADOXQ R10, AX
-	MULXQ 8(DI), R15, R10
-	ADCXQ R15, AX
-	ADOXQ R10, R8
-	MULXQ 16(DI), R15, R10
-	ADCXQ R15, R8
-	ADOXQ R10, R13
-	MULXQ 24(DI), R15, SI
-	ADCXQ R15, R13
-	ADOXQ R14, SI
-	ADCXQ R14, SI
-
-	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
-	MOVQ R9, BX
-	SHLQ $0x20, BX
-	MOVQ R9, R11
-	SHRQ $0x20, R11
-	MOVQ R9, R12
-	SUBQ BX, R9
-	SBBQ R11, R12
-	ADDQ BX, CX
-	ADCQ R11, AX
-	ADCQ R9, R8
-	ADCQ R12, R13
-	ADCQ $0x00, SI
-
 	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
-	MOVQ CX, R15
-	SHLQ $0x20, R15
-	MOVQ CX, R10
-	SHRQ $0x20, R10
-	MOVQ CX, R14
-	SUBQ R15, CX
-	SBBQ R10, R14
-	ADDQ R15, AX
-	ADCQ R10, R8
-	ADCQ CX, R13
-	ADCQ R14, SI
-
-	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
-	SBBQ    BX, BX
-	MOVQ    AX, R11
-	MOVQ    R8, R9
-	MOVQ    R13, R12
-	MOVQ    SI, R15
-	SUBQ    $-1, R11
-	MOVL    $0xffffffff, DX
-	SBBQ    DX, R9
-	SBBQ    $0x00, R12
-	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, R15
-	SBBQ    $0x00, BX
-	CMOVQCS AX, R11
-	CMOVQCS R8, R9
-	CMOVQCS R13, R12
-	CMOVQCS SI, R15
-	MOVQ    R11, 224(SP)
-	MOVQ    R9, 232(SP)
-	MOVQ    R12, 240(SP)
-	MOVQ    R15, 248(SP)
-
-	// Z3 = Z1·H
-	// Row 0: a[0..4] = x·y[0].
-	MOVQ  96(SP), DX
-	MULXQ 64(DI), R10, CX
-	MULXQ 72(DI), R13, R14
-	ADDQ  R13, CX
-	MULXQ 80(DI), R13, AX
-	ADCQ  R13, R14
-	MULXQ 88(DI), R13, R8
-	ADCQ  R13, AX
-	ADCQ  $0x00, R8
-
-	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  104(SP), DX
-	XORL  R11, R11
-	MULXQ 64(DI), SI, BX
-	ADCXQ SI, CX
-	ADOXQ BX, R14
-	MULXQ 72(DI), SI, BX
-	ADCXQ SI, R14
-	ADOXQ BX, AX
-	MULXQ 80(DI), SI, BX
-	ADCXQ SI, AX
-	ADOXQ BX, R8
-	MULXQ 88(DI), SI, R9
-	ADCXQ SI, R8
-	ADOXQ R11, R9
-	ADCXQ R11, R9
-
-	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
-	MOVQ R10, R12
-	SHLQ $0x20, R12
-	MOVQ R10, R15
-	SHRQ $0x20, R15
-	MOVQ R10, R13
-	SUBQ R12, R10
-	SBBQ R15, R13
-	ADDQ R12, CX
-	ADCQ R15, R14
-	ADCQ R10, AX
-	ADCQ R13, R8
-	ADCQ $0x00, R9
-
-	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  112(SP), DX
-	XORL  R11, R11
-	MULXQ 64(DI), SI, BX
-	ADCXQ SI, R14
-	ADOXQ BX, AX
-	MULXQ 72(DI), SI, BX
-	ADCXQ SI, AX
-	ADOXQ BX, R8
-	MULXQ 80(DI), SI, BX
-	ADCXQ SI, R8
-	ADOXQ BX, R9
-	MULXQ 88(DI), SI, R12
-	ADCXQ SI, R9
-	ADOXQ R11, R12
-	ADCXQ R11, R12
-
-	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
-	MOVQ CX, R15
-	SHLQ $0x20, R15
-	MOVQ CX, R10
-	SHRQ $0x20, R10
-	MOVQ CX, R13
-	SUBQ R15, CX
-	SBBQ R10, R13
-	ADDQ R15, R14
-	ADCQ R10, AX
-	ADCQ CX, R8
-	ADCQ R13, R9
-	ADCQ $0x00, R12
-
-	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  120(SP), DX
-	XORL  R11, R11
-	MULXQ 64(DI), SI, BX
-	ADCXQ SI, AX
-	ADOXQ BX, R8
-	MULXQ 72(DI), SI, BX
-	ADCXQ SI, R8
-	ADOXQ BX, R9
-	MULXQ 80(DI), SI, BX
-	ADCXQ SI, R9
-	ADOXQ BX, R12
-	MULXQ 88(DI), SI, R15
-	ADCXQ SI, R12
-	ADOXQ R11, R15
-	ADCXQ R11, R15
-
-	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
-	MOVQ R14, R10
-	SHLQ $0x20, R10
-	MOVQ R14, CX
-	SHRQ $0x20, CX
-	MOVQ R14, R13
-	SUBQ R10, R14
-	SBBQ CX, R13
-	ADDQ R10, AX
-	ADCQ CX, R8
-	ADCQ R14, R9
-	ADCQ R13, R12
-	ADCQ $0x00, R15
-
-	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
-	MOVQ AX, SI
-	SHLQ $0x20, SI
-	MOVQ AX, BX
-	SHRQ $0x20, BX
-	MOVQ AX, R11
-	SUBQ SI, AX
-	SBBQ BX, R11
-	ADDQ SI, R8
-	ADCQ BX, R9
-	ADCQ AX, R12
-	ADCQ R11, R15
-
-	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
-	SBBQ    R10, R10
-	MOVQ    R8, CX
-	MOVQ    R9, R14
-	MOVQ    R12, R13
-	MOVQ    R15, SI
-	SUBQ    $-1, CX
-	MOVL    $0xffffffff, DX
-	SBBQ    DX, R14
-	SBBQ    $0x00, R13
-	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, SI
-	SBBQ    $0x00, R10
-	CMOVQCS R8, CX
-	CMOVQCS R9, R14
-	CMOVQCS R12, R13
-	CMOVQCS R15, SI
-	MOVQ    CX, 64(DI)
-	MOVQ    R14, 72(DI)
-	MOVQ    R13, 80(DI)
-	MOVQ    SI, 88(DI)
-
-	// X3 = r² - HHH - 2V
-	// Square: x[0]² first; its low half is the first quotient digit.
-	MOVQ  128(SP), DX
-	MULXQ DX, BX, R14
-
-	// x[0]·x[1..3] into t[1..4],
-	MULXQ 136(SP), AX, R11
-	MULXQ 144(SP), CX, R8
-	ADDQ  CX, R11
-	MULXQ 152(SP), CX, R9
-	ADCQ  CX, R8
-	ADCQ  $0x00, R9
-
-	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
-	MOVQ  136(SP), DX
-	MULXQ 144(SP), R13, SI
-	MULXQ 152(SP), CX, R12
-	ADDQ  CX, SI
-	MOVQ  144(SP), DX
-	MULXQ 152(SP), CX, R15
-	ADCQ  CX, R12
-	ADCQ  $0x00, R15
-
-	// and their sum in t[1..6].
-	ADDQ R13, R8
-	ADCQ SI, R9
-	ADCQ $0x00, R12
-	ADCQ $0x00, R15
-
-	// Double them on CF and add the squares x[i]² on OF.
-	XORL  R13, R13
-	ADCXQ AX, AX
-	ADOXQ R14, AX
-	MOVQ  136(SP), DX
-	MULXQ DX, CX, SI
-	ADCXQ R11, R11
-	ADOXQ CX, R11
-	ADCXQ R8, R8
-	ADOXQ SI, R8
-	MOVQ  144(SP), DX
-	MULXQ DX, CX, SI
-	ADCXQ R9, R9
-	ADOXQ CX, R9
-	ADCXQ R12, R12
-	ADOXQ SI, R12
-	MOVQ  152(SP), DX
-	MULXQ DX, CX, R10
-	ADCXQ R15, R15
-	ADOXQ CX, R15
-	ADCXQ R13, R10
-	ADOXQ R13, R10
-
-	// Reduction round 0: u = u/2^64 + A(u[0]).
-	MOVQ BX, CX
-	SHLQ $0x20, CX
-	MOVQ BX, R14
+	MOVQ R11, R9
+	SHLQ $0x20, R9
+	MOVQ R11, R14
 	SHRQ $0x20, R14
-	MOVQ BX, R13
-	SUBQ CX, BX
-	SBBQ R14, R13
-	ADDQ CX, AX
-	ADCQ R14, R11
-	ADCQ BX, R8
-	ADCQ $0x00, R13
+	MOVQ R11, AX
+	SUBQ R9, R11
+	SBBQ R14, AX
+	ADDQ R9, R12
+	ADCQ R14, SI
+	ADCQ R11, BX
+	ADCQ AX, R8
 
-	// Reduction round 1: u = u/2^64 + A(u[0]).
-	MOVQ AX, SI
-	SHLQ $0x20, SI
-	MOVQ AX, CX
-	SHRQ $0x20, CX
-	MOVQ AX, R14
-	SUBQ SI, AX
-	SBBQ CX, R14
-	ADDQ SI, R11
-	ADCQ CX, R8
-	ADCQ AX, R13
-	ADCQ $0x00, R14
-
-	// Reduction round 2: u = u/2^64 + A(u[0]).
-	MOVQ R11, BX
-	SHLQ $0x20, BX
-	MOVQ R11, SI
-	SHRQ $0x20, SI
-	MOVQ R11, CX
-	SUBQ BX, R11
-	SBBQ SI, CX
-	ADDQ BX, R8
-	ADCQ SI, R13
-	ADCQ R11, R14
-	ADCQ $0x00, CX
-
-	// Reduction round 3: u = u/2^64 + A(u[0]).
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	MOVQ R8, BX
-	SHRQ $0x20, BX
-	MOVQ R8, SI
-	SUBQ AX, R8
-	SBBQ BX, SI
-	ADDQ AX, R13
-	ADCQ BX, R14
-	ADCQ R8, CX
-	ADCQ $0x00, SI
-
-	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
-	MOVQ    R9, R11
-	MOVQ    R12, AX
-	MOVQ    R15, BX
-	MOVQ    R10, R8
-	SUBQ    $-1, R11
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    CX, CX
+	MOVQ    R12, R13
+	MOVQ    SI, R10
+	MOVQ    BX, R15
+	MOVQ    R8, R9
+	SUBQ    $-1, R13
 	MOVL    $0xffffffff, DX
-	SBBQ    DX, AX
-	SBBQ    $0x00, BX
+	SBBQ    DX, R10
+	SBBQ    $0x00, R15
 	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, R8
-	XORL    DX, DX
-	ADOXQ   R13, R11
-	ADCXQ   R9, R13
-	ADOXQ   R14, AX
-	ADCXQ   R12, R14
-	ADOXQ   CX, BX
-	ADCXQ   R15, CX
-	ADOXQ   SI, R8
-	ADCXQ   R10, SI
-	CMOVQOC R13, R11
-	CMOVQOC R14, AX
-	CMOVQOC CX, BX
-	CMOVQOC SI, R8
-	SUBQ    192(SP), R11
-	SBBQ    200(SP), AX
-	SBBQ    208(SP), BX
-	SBBQ    216(SP), R8
-	SBBQ    R13, R13
-	MOVL    $0xffffffff, R14
-	ANDQ    R13, R14
+	SBBQ    DX, R9
+	SBBQ    $0x00, CX
+	CMOVQCS R12, R13
+	CMOVQCS SI, R10
+	CMOVQCS BX, R15
+	CMOVQCS R8, R9
+	XORL    R14, R14
+	XORL    R11, R11
+	XORL    AX, AX
+	XORL    R12, R12
+	SUBQ    R13, R14
+	SBBQ    R10, R11
+	SBBQ    R15, AX
+	SBBQ    R9, R12
+	SBBQ    SI, SI
+	MOVL    $0xffffffff, BX
+	ANDQ    SI, BX
 	MOVQ    $0xffffffff00000001, DX
-	ANDQ    R13, DX
-	ADDQ    R13, R11
-	ADCQ    R14, AX
-	ADCQ    $0x00, BX
-	ADCQ    DX, R8
-	SUBQ    224(SP), R11
-	SBBQ    232(SP), AX
-	SBBQ    240(SP), BX
-	SBBQ    248(SP), R8
+	ANDQ    SI, DX
+	ADDQ    SI, R14
+	ADCQ    BX, R11
+	ADCQ    $0x00, AX
+	ADCQ    DX, R12
+	MOVQ    neg+16(FP), R8
+	TESTQ   R8, R8
+	CMOVQNE R14, R13
+	CMOVQNE R11, R10
+	CMOVQNE AX, R15
+	CMOVQNE R12, R9
+	SUBQ    32(DI), R13
+	SBBQ    40(DI), R10
+	SBBQ    48(DI), R15
+	SBBQ    56(DI), R9
 	SBBQ    CX, CX
 	MOVL    $0xffffffff, SI
 	ANDQ    CX, SI
 	MOVQ    $0xffffffff00000001, DX
 	ANDQ    CX, DX
-	ADDQ    CX, R11
-	ADCQ    SI, AX
-	ADCQ    $0x00, BX
-	ADCQ    DX, R8
-	SUBQ    224(SP), R11
-	SBBQ    232(SP), AX
-	SBBQ    240(SP), BX
-	SBBQ    248(SP), R8
-	SBBQ    R9, R9
-	MOVL    $0xffffffff, R12
-	ANDQ    R9, R12
+	ADDQ    CX, R13
+	ADCQ    SI, R10
+	ADCQ    $0x00, R15
+	ADCQ    DX, R9
+	MOVQ    R13, 128(SP)
+	MOVQ    R10, 136(SP)
+	MOVQ    R15, 144(SP)
+	MOVQ    R9, 152(SP)
+
+	// HH = H²
+	// Square: x[0]² first; its low half is the first quotient digit.
+	MOVQ  96(SP), DX
+	MULXQ DX, BX, R10
+
+	// x[0]·x[1..3] into t[1..4],
+	MULXQ 104(SP), R8, R14
+	MULXQ 112(SP), R13, R11
+	ADDQ  R13, R14
+	MULXQ 120(SP), R13, AX
+	ADCQ  R13, R11
+	ADCQ  $0x00, AX
+
+	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
+	MOVQ  104(SP), DX
+	MULXQ 112(SP), R15, R9
+	MULXQ 120(SP), R13, R12
+	ADDQ  R13, R9
+	MOVQ  112(SP), DX
+	MULXQ 120(SP), R13, CX
+	ADCQ  R13, R12
+	ADCQ  $0x00, CX
+
+	// and their sum in t[1..6].
+	ADDQ R15, R11
+	ADCQ R9, AX
+	ADCQ $0x00, R12
+	ADCQ $0x00, CX
+
+	// Double them on CF and add the squares x[i]² on OF.
+	XORL  R15, R15
+	ADCXQ R8, R8
+	ADOXQ R10, R8
+	MOVQ  104(SP), DX
+	MULXQ DX, R13, R9
+	ADCXQ R14, R14
+	ADOXQ R13, R14
+	ADCXQ R11, R11
+	ADOXQ R9, R11
+	MOVQ  112(SP), DX
+	MULXQ DX, R13, R9
+	ADCXQ AX, AX
+	ADOXQ R13, AX
+	ADCXQ R12, R12
+	ADOXQ R9, R12
+	MOVQ  120(SP), DX
+	MULXQ DX, R13, SI
+	ADCXQ CX, CX
+	ADOXQ R13, CX
+	ADCXQ R15, SI
+	ADOXQ R15, SI
+
+	// Reduction round 0: u = u/2^64 + A(u[0]).
+	MOVQ BX, R13
+	SHLQ $0x20, R13
+	MOVQ BX, R10
+	SHRQ $0x20, R10
+	MOVQ BX, R15
+	SUBQ R13, BX
+	SBBQ R10, R15
+	ADDQ R13, R8
+	ADCQ R10, R14
+	ADCQ BX, R11
+	ADCQ $0x00, R15
+
+	// Reduction round 1: u = u/2^64 + A(u[0]).
+	MOVQ R8, R9
+	SHLQ $0x20, R9
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R10
+	SUBQ R9, R8
+	SBBQ R13, R10
+	ADDQ R9, R14
+	ADCQ R13, R11
+	ADCQ R8, R15
+	ADCQ $0x00, R10
+
+	// Reduction round 2: u = u/2^64 + A(u[0]).
+	MOVQ R14, BX
+	SHLQ $0x20, BX
+	MOVQ R14, R9
+	SHRQ $0x20, R9
+	MOVQ R14, R13
+	SUBQ BX, R14
+	SBBQ R9, R13
+	ADDQ BX, R11
+	ADCQ R9, R15
+	ADCQ R14, R10
+	ADCQ $0x00, R13
+
+	// Reduction round 3: u = u/2^64 + A(u[0]).
+	MOVQ R11, R8
+	SHLQ $0x20, R8
+	MOVQ R11, BX
+	SHRQ $0x20, BX
+	MOVQ R11, R9
+	SUBQ R8, R11
+	SBBQ BX, R9
+	ADDQ R8, R15
+	ADCQ BX, R10
+	ADCQ R11, R13
+	ADCQ $0x00, R9
+
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
+	MOVQ    AX, R14
+	MOVQ    R12, R8
+	MOVQ    CX, BX
+	MOVQ    SI, R11
+	SUBQ    $-1, R14
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R8
+	SBBQ    $0x00, BX
 	MOVQ    $0xffffffff00000001, DX
-	ANDQ    R9, DX
-	ADDQ    R9, R11
-	ADCQ    R12, AX
-	ADCQ    $0x00, BX
-	ADCQ    DX, R8
-	MOVQ    R11, (DI)
-	MOVQ    AX, 8(DI)
-	MOVQ    BX, 16(DI)
-	MOVQ    R8, 24(DI)
+	SBBQ    DX, R11
+	XORL    DX, DX
+	ADOXQ   R15, R14
+	ADCXQ   AX, R15
+	ADOXQ   R10, R8
+	ADCXQ   R12, R10
+	ADOXQ   R13, BX
+	ADCXQ   CX, R13
+	ADOXQ   R9, R11
+	ADCXQ   SI, R9
+	CMOVQOC R15, R14
+	CMOVQOC R10, R8
+	CMOVQOC R13, BX
+	CMOVQOC R9, R11
+	MOVQ    R14, 160(SP)
+	MOVQ    R8, 168(SP)
+	MOVQ    BX, 176(SP)
+	MOVQ    R11, 184(SP)
+
+	// Z3 = Z1·H
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  96(SP), DX
+	MULXQ 64(DI), R15, R10
+	MULXQ 72(DI), R12, R13
+	ADDQ  R12, R10
+	MULXQ 80(DI), R12, R9
+	ADCQ  R12, R13
+	MULXQ 88(DI), R12, AX
+	ADCQ  R12, R9
+	ADCQ  $0x00, AX
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  104(SP), DX
+	XORL  R14, R14
+	MULXQ 64(DI), CX, SI
+	ADCXQ CX, R10
+	ADOXQ SI, R13
+	MULXQ 72(DI), CX, SI
+	ADCXQ CX, R13
+	ADOXQ SI, R9
+	MULXQ 80(DI), CX, SI
+	ADCXQ CX, R9
+	ADOXQ SI, AX
+	MULXQ 88(DI), CX, R8
+	ADCXQ CX, AX
+	ADOXQ R14, R8
+	ADCXQ R14, R8
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R15, BX
+	SHLQ $0x20, BX
+	MOVQ R15, R11
+	SHRQ $0x20, R11
+	MOVQ R15, R12
+	SUBQ BX, R15
+	SBBQ R11, R12
+	ADDQ BX, R10
+	ADCQ R11, R13
+	ADCQ R15, R9
+	ADCQ R12, AX
+	ADCQ $0x00, R8
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  112(SP), DX
+	XORL  R14, R14
+	MULXQ 64(DI), CX, SI
+	ADCXQ CX, R13
+	ADOXQ SI, R9
+	MULXQ 72(DI), CX, SI
+	ADCXQ CX, R9
+	ADOXQ SI, AX
+	MULXQ 80(DI), CX, SI
+	ADCXQ CX, AX
+	ADOXQ SI, R8
+	MULXQ 88(DI), CX, BX
+	ADCXQ CX, R8
+	ADOXQ R14, BX
+	ADCXQ R14, BX
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R10, R11
+	SHLQ $0x20, R11
+	MOVQ R10, R15
+	SHRQ $0x20, R15
+	MOVQ R10, R12
+	SUBQ R11, R10
+	SBBQ R15, R12
+	ADDQ R11, R13
+	ADCQ R15, R9
+	ADCQ R10, AX
+	ADCQ R12, R8
+	ADCQ $0x00, BX
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  120(SP), DX
+	XORL  R14, R14
+	MULXQ 64(DI), CX, SI
+	ADCXQ CX, R9
+	ADOXQ SI, AX
+	MULXQ 72(DI), CX, SI
+	ADCXQ CX, AX
+	ADOXQ SI, R8
+	MULXQ 80(DI), CX, SI
+	ADCXQ CX, R8
+	ADOXQ SI, BX
+	MULXQ 88(DI), CX, R11
+	ADCXQ CX, BX
+	ADOXQ R14, R11
+	ADCXQ R14, R11
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R13, R15
+	SHLQ $0x20, R15
+	MOVQ R13, R10
+	SHRQ $0x20, R10
+	MOVQ R13, R12
+	SUBQ R15, R13
+	SBBQ R10, R12
+	ADDQ R15, R9
+	ADCQ R10, AX
+	ADCQ R13, R8
+	ADCQ R12, BX
+	ADCQ $0x00, R11
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R9, CX
+	SHLQ $0x20, CX
+	MOVQ R9, SI
+	SHRQ $0x20, SI
+	MOVQ R9, R14
+	SUBQ CX, R9
+	SBBQ SI, R14
+	ADDQ CX, AX
+	ADCQ SI, R8
+	ADCQ R9, BX
+	ADCQ R14, R11
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R15, R15
+	MOVQ    AX, R10
+	MOVQ    R8, R13
+	MOVQ    BX, R12
+	MOVQ    R11, CX
+	SUBQ    $-1, R10
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R13
+	SBBQ    $0x00, R12
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, CX
+	SBBQ    $0x00, R15
+	CMOVQCS AX, R10
+	CMOVQCS R8, R13
+	CMOVQCS BX, R12
+	CMOVQCS R11, CX
+	MOVQ    R10, 64(DI)
+	MOVQ    R13, 72(DI)
+	MOVQ    R12, 80(DI)
+	MOVQ    CX, 88(DI)
+
+	// V = X1·HH, HHH = HH·H
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  160(SP), DX
+	MULXQ (DI), SI, R9
+	MULXQ 8(DI), BX, R14
+	ADDQ  BX, R9
+	MULXQ 16(DI), BX, AX
+	ADCQ  BX, R14
+	MULXQ 24(DI), BX, R8
+	ADCQ  BX, AX
+	ADCQ  $0x00, R8
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  168(SP), DX
+	XORL  R10, R10
+	MULXQ (DI), R11, R15
+	ADCXQ R11, R9
+	ADOXQ R15, R14
+	MULXQ 8(DI), R11, R15
+	ADCXQ R11, R14
+	ADOXQ R15, AX
+	MULXQ 16(DI), R11, R15
+	ADCXQ R11, AX
+	ADOXQ R15, R8
+	MULXQ 24(DI), R11, R13
+	ADCXQ R11, R8
+	ADOXQ R10, R13
+	ADCXQ R10, R13
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ SI, R12
+	SHLQ $0x20, R12
+	MOVQ SI, CX
+	SHRQ $0x20, CX
+	MOVQ SI, BX
+	SUBQ R12, SI
+	SBBQ CX, BX
+	ADDQ R12, R9
+	ADCQ CX, R14
+	ADCQ SI, AX
+	ADCQ BX, R8
+	ADCQ $0x00, R13
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  176(SP), DX
+	XORL  R10, R10
+	MULXQ (DI), R11, R15
+	ADCXQ R11, R14
+	ADOXQ R15, AX
+	MULXQ 8(DI), R11, R15
+	ADCXQ R11, AX
+	ADOXQ R15, R8
+	MULXQ 16(DI), R11, R15
+	ADCXQ R11, R8
+	ADOXQ R15, R13
+	MULXQ 24(DI), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R10, R12
+	ADCXQ R10, R12
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R9, CX
+	SHLQ $0x20, CX
+	MOVQ R9, SI
+	SHRQ $0x20, SI
+	MOVQ R9, BX
+	SUBQ CX, R9
+	SBBQ SI, BX
+	ADDQ CX, R14
+	ADCQ SI, AX
+	ADCQ R9, R8
+	ADCQ BX, R13
+	ADCQ $0x00, R12
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  184(SP), DX
+	XORL  R10, R10
+	MULXQ (DI), R11, R15
+	ADCXQ R11, AX
+	ADOXQ R15, R8
+	MULXQ 8(DI), R11, R15
+	ADCXQ R11, R8
+	ADOXQ R15, R13
+	MULXQ 16(DI), R11, R15
+	ADCXQ R11, R13
+	ADOXQ R15, R12
+	MULXQ 24(DI), R11, CX
+	ADCXQ R11, R12
+	ADOXQ R10, CX
+	ADCXQ R10, CX
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R14, SI
+	SHLQ $0x20, SI
+	MOVQ R14, R9
+	SHRQ $0x20, R9
+	MOVQ R14, BX
+	SUBQ SI, R14
+	SBBQ R9, BX
+	ADDQ SI, AX
+	ADCQ R9, R8
+	ADCQ R14, R13
+	ADCQ BX, R12
+	ADCQ $0x00, CX
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ AX, R11
+	SHLQ $0x20, R11
+	MOVQ AX, R15
+	SHRQ $0x20, R15
+	MOVQ AX, R10
+	SUBQ R11, AX
+	SBBQ R15, R10
+	ADDQ R11, R8
+	ADCQ R15, R13
+	ADCQ AX, R12
+	ADCQ R10, CX
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    SI, SI
+	MOVQ    R8, R9
+	MOVQ    R13, R14
+	MOVQ    R12, BX
+	MOVQ    CX, R11
+	SUBQ    $-1, R9
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R14
+	SBBQ    $0x00, BX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R11
+	SBBQ    $0x00, SI
+	CMOVQCS R8, R9
+	CMOVQCS R13, R14
+	CMOVQCS R12, BX
+	CMOVQCS CX, R11
+	MOVQ    R9, 224(SP)
+	MOVQ    R14, 232(SP)
+	MOVQ    BX, 240(SP)
+	MOVQ    R11, 248(SP)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  96(SP), DX
+	MULXQ 160(SP), R15, AX
+	MULXQ 168(SP), R12, R10
+	ADDQ  R12, AX
+	MULXQ 176(SP), R12, R8
+	ADCQ  R12, R10
+	MULXQ 184(SP), R12, R13
+	ADCQ  R12, R8
+	ADCQ  $0x00, R13
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  104(SP), DX
+	XORL  R9, R9
+	MULXQ 160(SP), CX, SI
+	ADCXQ CX, AX
+	ADOXQ SI, R10
+	MULXQ 168(SP), CX, SI
+	ADCXQ CX, R10
+	ADOXQ SI, R8
+	MULXQ 176(SP), CX, SI
+	ADCXQ CX, R8
+	ADOXQ SI, R13
+	MULXQ 184(SP), CX, R14
+	ADCXQ CX, R13
+	ADOXQ R9, R14
+	ADCXQ R9, R14
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R15, BX
+	SHLQ $0x20, BX
+	MOVQ R15, R11
+	SHRQ $0x20, R11
+	MOVQ R15, R12
+	SUBQ BX, R15
+	SBBQ R11, R12
+	ADDQ BX, AX
+	ADCQ R11, R10
+	ADCQ R15, R8
+	ADCQ R12, R13
+	ADCQ $0x00, R14
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  112(SP), DX
+	XORL  R9, R9
+	MULXQ 160(SP), CX, SI
+	ADCXQ CX, R10
+	ADOXQ SI, R8
+	MULXQ 168(SP), CX, SI
+	ADCXQ CX, R8
+	ADOXQ SI, R13
+	MULXQ 176(SP), CX, SI
+	ADCXQ CX, R13
+	ADOXQ SI, R14
+	MULXQ 184(SP), CX, BX
+	ADCXQ CX, R14
+	ADOXQ R9, BX
+	ADCXQ R9, BX
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ AX, R11
+	SHLQ $0x20, R11
+	MOVQ AX, R15
+	SHRQ $0x20, R15
+	MOVQ AX, R12
+	SUBQ R11, AX
+	SBBQ R15, R12
+	ADDQ R11, R10
+	ADCQ R15, R8
+	ADCQ AX, R13
+	ADCQ R12, R14
+	ADCQ $0x00, BX
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  120(SP), DX
+	XORL  R9, R9
+	MULXQ 160(SP), CX, SI
+	ADCXQ CX, R8
+	ADOXQ SI, R13
+	MULXQ 168(SP), CX, SI
+	ADCXQ CX, R13
+	ADOXQ SI, R14
+	MULXQ 176(SP), CX, SI
+	ADCXQ CX, R14
+	ADOXQ SI, BX
+	MULXQ 184(SP), CX, R11
+	ADCXQ CX, BX
+	ADOXQ R9, R11
+	ADCXQ R9, R11
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R10, R15
+	SHLQ $0x20, R15
+	MOVQ R10, AX
+	SHRQ $0x20, AX
+	MOVQ R10, R12
+	SUBQ R15, R10
+	SBBQ AX, R12
+	ADDQ R15, R8
+	ADCQ AX, R13
+	ADCQ R10, R14
+	ADCQ R12, BX
+	ADCQ $0x00, R11
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R8, CX
+	SHLQ $0x20, CX
+	MOVQ R8, SI
+	SHRQ $0x20, SI
+	MOVQ R8, R9
+	SUBQ CX, R8
+	SBBQ SI, R9
+	ADDQ CX, R13
+	ADCQ SI, R14
+	ADCQ R8, BX
+	ADCQ R9, R11
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R15, R15
+	MOVQ    R13, AX
+	MOVQ    R14, R10
+	MOVQ    BX, R12
+	MOVQ    R11, CX
+	SUBQ    $-1, AX
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R10
+	SBBQ    $0x00, R12
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, CX
+	SBBQ    $0x00, R15
+	CMOVQCS R13, AX
+	CMOVQCS R14, R10
+	CMOVQCS BX, R12
+	CMOVQCS R11, CX
+	MOVQ    AX, 192(SP)
+	MOVQ    R10, 200(SP)
+	MOVQ    R12, 208(SP)
+	MOVQ    CX, 216(SP)
+
+	// X3 = r² - HHH - 2V
+	// Square: x[0]² first; its low half is the first quotient digit.
+	MOVQ  128(SP), DX
+	MULXQ DX, SI, R10
+
+	// x[0]·x[1..3] into t[1..4],
+	MULXQ 136(SP), R8, R9
+	MULXQ 144(SP), AX, R13
+	ADDQ  AX, R9
+	MULXQ 152(SP), AX, R14
+	ADCQ  AX, R13
+	ADCQ  $0x00, R14
+
+	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
+	MOVQ  136(SP), DX
+	MULXQ 144(SP), R12, CX
+	MULXQ 152(SP), AX, BX
+	ADDQ  AX, CX
+	MOVQ  144(SP), DX
+	MULXQ 152(SP), AX, R11
+	ADCQ  AX, BX
+	ADCQ  $0x00, R11
+
+	// and their sum in t[1..6].
+	ADDQ R12, R13
+	ADCQ CX, R14
+	ADCQ $0x00, BX
+	ADCQ $0x00, R11
+
+	// Double them on CF and add the squares x[i]² on OF.
+	XORL  R12, R12
+	ADCXQ R8, R8
+	ADOXQ R10, R8
+	MOVQ  136(SP), DX
+	MULXQ DX, AX, CX
+	ADCXQ R9, R9
+	ADOXQ AX, R9
+	ADCXQ R13, R13
+	ADOXQ CX, R13
+	MOVQ  144(SP), DX
+	MULXQ DX, AX, CX
+	ADCXQ R14, R14
+	ADOXQ AX, R14
+	ADCXQ BX, BX
+	ADOXQ CX, BX
+	MOVQ  152(SP), DX
+	MULXQ DX, AX, R15
+	ADCXQ R11, R11
+	ADOXQ AX, R11
+	ADCXQ R12, R15
+	ADOXQ R12, R15
+
+	// Reduction round 0: u = u/2^64 + A(u[0]).
+	MOVQ SI, AX
+	SHLQ $0x20, AX
+	MOVQ SI, R10
+	SHRQ $0x20, R10
+	MOVQ SI, R12
+	SUBQ AX, SI
+	SBBQ R10, R12
+	ADDQ AX, R8
+	ADCQ R10, R9
+	ADCQ SI, R13
+	ADCQ $0x00, R12
+
+	// Reduction round 1: u = u/2^64 + A(u[0]).
+	MOVQ R8, CX
+	SHLQ $0x20, CX
+	MOVQ R8, AX
+	SHRQ $0x20, AX
+	MOVQ R8, R10
+	SUBQ CX, R8
+	SBBQ AX, R10
+	ADDQ CX, R9
+	ADCQ AX, R13
+	ADCQ R8, R12
+	ADCQ $0x00, R10
+
+	// Reduction round 2: u = u/2^64 + A(u[0]).
+	MOVQ R9, SI
+	SHLQ $0x20, SI
+	MOVQ R9, CX
+	SHRQ $0x20, CX
+	MOVQ R9, AX
+	SUBQ SI, R9
+	SBBQ CX, AX
+	ADDQ SI, R13
+	ADCQ CX, R12
+	ADCQ R9, R10
+	ADCQ $0x00, AX
+
+	// Reduction round 3: u = u/2^64 + A(u[0]).
+	MOVQ R13, R8
+	SHLQ $0x20, R8
+	MOVQ R13, SI
+	SHRQ $0x20, SI
+	MOVQ R13, CX
+	SUBQ R8, R13
+	SBBQ SI, CX
+	ADDQ R8, R12
+	ADCQ SI, R10
+	ADCQ R13, AX
+	ADCQ $0x00, CX
+
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
+	MOVQ    R14, R9
+	MOVQ    BX, R8
+	MOVQ    R11, SI
+	MOVQ    R15, R13
+	SUBQ    $-1, R9
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R8
+	SBBQ    $0x00, SI
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R13
+	XORL    DX, DX
+	ADOXQ   R12, R9
+	ADCXQ   R14, R12
+	ADOXQ   R10, R8
+	ADCXQ   BX, R10
+	ADOXQ   AX, SI
+	ADCXQ   R11, AX
+	ADOXQ   CX, R13
+	ADCXQ   R15, CX
+	CMOVQOC R12, R9
+	CMOVQOC R10, R8
+	CMOVQOC AX, SI
+	CMOVQOC CX, R13
+	SUBQ    192(SP), R9
+	SBBQ    200(SP), R8
+	SBBQ    208(SP), SI
+	SBBQ    216(SP), R13
+	SBBQ    R12, R12
+	MOVL    $0xffffffff, R10
+	ANDQ    R12, R10
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R12, DX
+	ADDQ    R12, R9
+	ADCQ    R10, R8
+	ADCQ    $0x00, SI
+	ADCQ    DX, R13
+	SUBQ    224(SP), R9
+	SBBQ    232(SP), R8
+	SBBQ    240(SP), SI
+	SBBQ    248(SP), R13
+	SBBQ    AX, AX
+	MOVL    $0xffffffff, CX
+	ANDQ    AX, CX
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    AX, DX
+	ADDQ    AX, R9
+	ADCQ    CX, R8
+	ADCQ    $0x00, SI
+	ADCQ    DX, R13
+	SUBQ    224(SP), R9
+	SBBQ    232(SP), R8
+	SBBQ    240(SP), SI
+	SBBQ    248(SP), R13
+	SBBQ    R14, R14
+	MOVL    $0xffffffff, BX
+	ANDQ    R14, BX
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R14, DX
+	ADDQ    R14, R9
+	ADCQ    BX, R8
+	ADCQ    $0x00, SI
+	ADCQ    DX, R13
+	MOVQ    R9, (DI)
+	MOVQ    R8, 8(DI)
+	MOVQ    SI, 16(DI)
+	MOVQ    R13, 24(DI)
 
 	// T = V - X3
-	MOVQ 224(SP), R15
-	MOVQ 232(SP), R10
-	MOVQ 240(SP), R13
-	MOVQ 248(SP), R14
-	SUBQ R11, R15
-	SBBQ AX, R10
-	SBBQ BX, R13
-	SBBQ R8, R14
-	SBBQ CX, CX
-	MOVL $0xffffffff, SI
-	ANDQ CX, SI
+	MOVQ 224(SP), R11
+	MOVQ 232(SP), R15
+	MOVQ 240(SP), R12
+	MOVQ 248(SP), R10
+	SUBQ R9, R11
+	SBBQ R8, R15
+	SBBQ SI, R12
+	SBBQ R13, R10
+	SBBQ AX, AX
+	MOVL $0xffffffff, CX
+	ANDQ AX, CX
 	MOVQ $0xffffffff00000001, DX
-	ANDQ CX, DX
-	ADDQ CX, R15
-	ADCQ SI, R10
-	ADCQ $0x00, R13
-	ADCQ DX, R14
-	MOVQ R15, 256(SP)
-	MOVQ R10, 264(SP)
-	MOVQ R13, 272(SP)
-	MOVQ R14, 280(SP)
+	ANDQ AX, DX
+	ADDQ AX, R11
+	ADCQ CX, R15
+	ADCQ $0x00, R12
+	ADCQ DX, R10
+	MOVQ R11, 256(SP)
+	MOVQ R15, 264(SP)
+	MOVQ R12, 272(SP)
+	MOVQ R10, 280(SP)
 
 	// HHH = HHH·Y1, Y3 = r·T - HHH
 	// Row 0: a[0..4] = x·y[0].
 	MOVQ  32(DI), DX
-	MULXQ 192(SP), R9, R12
-	MULXQ 200(SP), R10, CX
-	ADDQ  R10, R12
-	MULXQ 208(SP), R10, SI
-	ADCQ  R10, CX
-	MULXQ 216(SP), R10, R15
-	ADCQ  R10, SI
-	ADCQ  $0x00, R15
+	MULXQ 192(SP), R14, BX
+	MULXQ 200(SP), R15, AX
+	ADDQ  R15, BX
+	MULXQ 208(SP), R15, CX
+	ADCQ  R15, AX
+	MULXQ 216(SP), R15, R11
+	ADCQ  R15, CX
+	ADCQ  $0x00, R11
 
 	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
 	MOVQ  40(DI), DX
-	XORL  R11, R11
-	MULXQ 192(SP), R13, R14
-	ADCXQ R13, R12
-	ADOXQ R14, CX
-	MULXQ 200(SP), R13, R14
-	ADCXQ R13, CX
-	ADOXQ R14, SI
-	MULXQ 208(SP), R13, R14
-	ADCXQ R13, SI
-	ADOXQ R14, R15
-	MULXQ 216(SP), R13, AX
-	ADCXQ R13, R15
-	ADOXQ R11, AX
-	ADCXQ R11, AX
+	XORL  R9, R9
+	MULXQ 192(SP), R12, R10
+	ADCXQ R12, BX
+	ADOXQ R10, AX
+	MULXQ 200(SP), R12, R10
+	ADCXQ R12, AX
+	ADOXQ R10, CX
+	MULXQ 208(SP), R12, R10
+	ADCXQ R12, CX
+	ADOXQ R10, R11
+	MULXQ 216(SP), R12, R8
+	ADCXQ R12, R11
+	ADOXQ R9, R8
+	ADCXQ R9, R8
 
 	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
-	MOVQ R9, BX
-	SHLQ $0x20, BX
-	MOVQ R9, R8
-	SHRQ $0x20, R8
-	MOVQ R9, R10
-	SUBQ BX, R9
-	SBBQ R8, R10
-	ADDQ BX, R12
-	ADCQ R8, CX
-	ADCQ R9, SI
-	ADCQ R10, R15
-	ADCQ $0x00, AX
+	MOVQ R14, SI
+	SHLQ $0x20, SI
+	MOVQ R14, R13
+	SHRQ $0x20, R13
+	MOVQ R14, R15
+	SUBQ SI, R14
+	SBBQ R13, R15
+	ADDQ SI, BX
+	ADCQ R13, AX
+	ADCQ R14, CX
+	ADCQ R15, R11
+	ADCQ $0x00, R8
 
 	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
 	MOVQ  48(DI), DX
-	XORL  R11, R11
-	MULXQ 192(SP), R13, R14
-	ADCXQ R13, CX
-	ADOXQ R14, SI
-	MULXQ 200(SP), R13, R14
-	ADCXQ R13, SI
-	ADOXQ R14, R15
-	MULXQ 208(SP), R13, R14
-	ADCXQ R13, R15
-	ADOXQ R14, AX
-	MULXQ 216(SP), R13, BX
-	ADCXQ R13, AX
-	ADOXQ R11, BX
-	ADCXQ R11, BX
+	XORL  R9, R9
+	MULXQ 192(SP), R12, R10
+	ADCXQ R12, AX
+	ADOXQ R10, CX
+	MULXQ 200(SP), R12, R10
+	ADCXQ R12, CX
+	ADOXQ R10, R11
+	MULXQ 208(SP), R12, R10
+	ADCXQ R12, R11
+	ADOXQ R10, R8
+	MULXQ 216(SP), R12, SI
+	ADCXQ R12, R8
+	ADOXQ R9, SI
+	ADCXQ R9, SI
 
 	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
-	MOVQ R12, R8
-	SHLQ $0x20, R8
-	MOVQ R12, R9
-	SHRQ $0x20, R9
-	MOVQ R12, R10
-	SUBQ R8, R12
-	SBBQ R9, R10
-	ADDQ R8, CX
-	ADCQ R9, SI
-	ADCQ R12, R15
-	ADCQ R10, AX
-	ADCQ $0x00, BX
+	MOVQ BX, R13
+	SHLQ $0x20, R13
+	MOVQ BX, R14
+	SHRQ $0x20, R14
+	MOVQ BX, R15
+	SUBQ R13, BX
+	SBBQ R14, R15
+	ADDQ R13, AX
+	ADCQ R14, CX
+	ADCQ BX, R11
+	ADCQ R15, R8
+	ADCQ $0x00, SI
 
 	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
 	MOVQ  56(DI), DX
-	XORL  R11, R11
-	MULXQ 192(SP), R13, R14
-	ADCXQ R13, SI
-	ADOXQ R14, R15
-	MULXQ 200(SP), R13, R14
-	ADCXQ R13, R15
-	ADOXQ R14, AX
-	MULXQ 208(SP), R13, R14
-	ADCXQ R13, AX
-	ADOXQ R14, BX
-	MULXQ 216(SP), R13, R8
-	ADCXQ R13, BX
-	ADOXQ R11, R8
-	ADCXQ R11, R8
-
-	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
-	MOVQ CX, R9
-	SHLQ $0x20, R9
-	MOVQ CX, R12
-	SHRQ $0x20, R12
-	MOVQ CX, R10
-	SUBQ R9, CX
-	SBBQ R12, R10
-	ADDQ R9, SI
-	ADCQ R12, R15
-	ADCQ CX, AX
-	ADCQ R10, BX
-	ADCQ $0x00, R8
-
-	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
-	MOVQ SI, R13
-	SHLQ $0x20, R13
-	MOVQ SI, R14
-	SHRQ $0x20, R14
-	MOVQ SI, R11
-	SUBQ R13, SI
-	SBBQ R14, R11
-	ADDQ R13, R15
-	ADCQ R14, AX
-	ADCQ SI, BX
-	ADCQ R11, R8
-
-	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
-	SBBQ    R9, R9
-	MOVQ    R15, R12
-	MOVQ    AX, CX
-	MOVQ    BX, R10
-	MOVQ    R8, R13
-	SUBQ    $-1, R12
-	MOVL    $0xffffffff, DX
-	SBBQ    DX, CX
-	SBBQ    $0x00, R10
-	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, R13
-	SBBQ    $0x00, R9
-	CMOVQCS R15, R12
-	CMOVQCS AX, CX
-	CMOVQCS BX, R10
-	CMOVQCS R8, R13
-	MOVQ    R12, 192(SP)
-	MOVQ    CX, 200(SP)
-	MOVQ    R10, 208(SP)
-	MOVQ    R13, 216(SP)
-
-	// Row 0: a[0..4] = x·y[0].
-	MOVQ  256(SP), DX
-	MULXQ 128(SP), R14, SI
-	MULXQ 136(SP), BX, R11
-	ADDQ  BX, SI
-	MULXQ 144(SP), BX, R15
-	ADCQ  BX, R11
-	MULXQ 152(SP), BX, AX
-	ADCQ  BX, R15
-	ADCQ  $0x00, AX
-
-	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
-	MOVQ  264(SP), DX
-	XORL  R12, R12
-	MULXQ 128(SP), R8, R9
-	ADCXQ R8, SI
-	ADOXQ R9, R11
-	MULXQ 136(SP), R8, R9
-	ADCXQ R8, R11
-	ADOXQ R9, R15
-	MULXQ 144(SP), R8, R9
-	ADCXQ R8, R15
-	ADOXQ R9, AX
-	MULXQ 152(SP), R8, CX
-	ADCXQ R8, AX
-	ADOXQ R12, CX
+	XORL  R9, R9
+	MULXQ 192(SP), R12, R10
 	ADCXQ R12, CX
-
-	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
-	MOVQ R14, R10
-	SHLQ $0x20, R10
-	MOVQ R14, R13
-	SHRQ $0x20, R13
-	MOVQ R14, BX
-	SUBQ R10, R14
-	SBBQ R13, BX
-	ADDQ R10, SI
-	ADCQ R13, R11
-	ADCQ R14, R15
-	ADCQ BX, AX
-	ADCQ $0x00, CX
-
-	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
-	MOVQ  272(SP), DX
-	XORL  R12, R12
-	MULXQ 128(SP), R8, R9
-	ADCXQ R8, R11
-	ADOXQ R9, R15
-	MULXQ 136(SP), R8, R9
-	ADCXQ R8, R15
-	ADOXQ R9, AX
-	MULXQ 144(SP), R8, R9
-	ADCXQ R8, AX
-	ADOXQ R9, CX
-	MULXQ 152(SP), R8, R10
-	ADCXQ R8, CX
-	ADOXQ R12, R10
-	ADCXQ R12, R10
-
-	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
-	MOVQ SI, R13
-	SHLQ $0x20, R13
-	MOVQ SI, R14
-	SHRQ $0x20, R14
-	MOVQ SI, BX
-	SUBQ R13, SI
-	SBBQ R14, BX
-	ADDQ R13, R11
-	ADCQ R14, R15
-	ADCQ SI, AX
-	ADCQ BX, CX
-	ADCQ $0x00, R10
-
-	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
-	MOVQ  280(SP), DX
-	XORL  R12, R12
-	MULXQ 128(SP), R8, R9
-	ADCXQ R8, R15
-	ADOXQ R9, AX
-	MULXQ 136(SP), R8, R9
-	ADCXQ R8, AX
-	ADOXQ R9, CX
-	MULXQ 144(SP), R8, R9
-	ADCXQ R8, CX
-	ADOXQ R9, R10
-	MULXQ 152(SP), R8, R13
-	ADCXQ R8, R10
-	ADOXQ R12, R13
-	ADCXQ R12, R13
+	ADOXQ R10, R11
+	MULXQ 200(SP), R12, R10
+	ADCXQ R12, R11
+	ADOXQ R10, R8
+	MULXQ 208(SP), R12, R10
+	ADCXQ R12, R8
+	ADOXQ R10, SI
+	MULXQ 216(SP), R12, R13
+	ADCXQ R12, SI
+	ADOXQ R9, R13
+	ADCXQ R9, R13
 
 	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
-	MOVQ R11, R14
+	MOVQ AX, R14
 	SHLQ $0x20, R14
-	MOVQ R11, SI
-	SHRQ $0x20, SI
-	MOVQ R11, BX
-	SUBQ R14, R11
-	SBBQ SI, BX
-	ADDQ R14, R15
-	ADCQ SI, AX
-	ADCQ R11, CX
-	ADCQ BX, R10
+	MOVQ AX, BX
+	SHRQ $0x20, BX
+	MOVQ AX, R15
+	SUBQ R14, AX
+	SBBQ BX, R15
+	ADDQ R14, CX
+	ADCQ BX, R11
+	ADCQ AX, R8
+	ADCQ R15, SI
 	ADCQ $0x00, R13
 
 	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
-	MOVQ R15, R8
-	SHLQ $0x20, R8
-	MOVQ R15, R9
-	SHRQ $0x20, R9
-	MOVQ R15, R12
-	SUBQ R8, R15
-	SBBQ R9, R12
-	ADDQ R8, AX
-	ADCQ R9, CX
-	ADCQ R15, R10
-	ADCQ R12, R13
+	MOVQ CX, R12
+	SHLQ $0x20, R12
+	MOVQ CX, R10
+	SHRQ $0x20, R10
+	MOVQ CX, R9
+	SUBQ R12, CX
+	SBBQ R10, R9
+	ADDQ R12, R11
+	ADCQ R10, R8
+	ADCQ CX, SI
+	ADCQ R9, R13
 
 	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
 	SBBQ    R14, R14
-	MOVQ    AX, SI
-	MOVQ    CX, R11
-	MOVQ    R10, BX
-	MOVQ    R13, R8
-	SUBQ    $-1, SI
+	MOVQ    R11, BX
+	MOVQ    R8, AX
+	MOVQ    SI, R15
+	MOVQ    R13, R12
+	SUBQ    $-1, BX
 	MOVL    $0xffffffff, DX
-	SBBQ    DX, R11
-	SBBQ    $0x00, BX
+	SBBQ    DX, AX
+	SBBQ    $0x00, R15
 	MOVQ    $0xffffffff00000001, DX
-	SBBQ    DX, R8
+	SBBQ    DX, R12
 	SBBQ    $0x00, R14
-	CMOVQCS AX, SI
-	CMOVQCS CX, R11
-	CMOVQCS R10, BX
-	CMOVQCS R13, R8
-	SUBQ    192(SP), SI
-	SBBQ    200(SP), R11
-	SBBQ    208(SP), BX
-	SBBQ    216(SP), R8
-	SBBQ    R9, R9
-	MOVL    $0xffffffff, R15
-	ANDQ    R9, R15
+	CMOVQCS R11, BX
+	CMOVQCS R8, AX
+	CMOVQCS SI, R15
+	CMOVQCS R13, R12
+	MOVQ    BX, 192(SP)
+	MOVQ    AX, 200(SP)
+	MOVQ    R15, 208(SP)
+	MOVQ    R12, 216(SP)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  256(SP), DX
+	MULXQ 128(SP), R10, CX
+	MULXQ 136(SP), SI, R9
+	ADDQ  SI, CX
+	MULXQ 144(SP), SI, R11
+	ADCQ  SI, R9
+	MULXQ 152(SP), SI, R8
+	ADCQ  SI, R11
+	ADCQ  $0x00, R8
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  264(SP), DX
+	XORL  BX, BX
+	MULXQ 128(SP), R13, R14
+	ADCXQ R13, CX
+	ADOXQ R14, R9
+	MULXQ 136(SP), R13, R14
+	ADCXQ R13, R9
+	ADOXQ R14, R11
+	MULXQ 144(SP), R13, R14
+	ADCXQ R13, R11
+	ADOXQ R14, R8
+	MULXQ 152(SP), R13, AX
+	ADCXQ R13, R8
+	ADOXQ BX, AX
+	ADCXQ BX, AX
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R10, R15
+	SHLQ $0x20, R15
+	MOVQ R10, R12
+	SHRQ $0x20, R12
+	MOVQ R10, SI
+	SUBQ R15, R10
+	SBBQ R12, SI
+	ADDQ R15, CX
+	ADCQ R12, R9
+	ADCQ R10, R11
+	ADCQ SI, R8
+	ADCQ $0x00, AX
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  272(SP), DX
+	XORL  BX, BX
+	MULXQ 128(SP), R13, R14
+	ADCXQ R13, R9
+	ADOXQ R14, R11
+	MULXQ 136(SP), R13, R14
+	ADCXQ R13, R11
+	ADOXQ R14, R8
+	MULXQ 144(SP), R13, R14
+	ADCXQ R13, R8
+	ADOXQ R14, AX
+	MULXQ 152(SP), R13, R15
+	ADCXQ R13, AX
+	ADOXQ BX, R15
+	ADCXQ BX, R15
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ CX, R12
+	SHLQ $0x20, R12
+	MOVQ CX, R10
+	SHRQ $0x20, R10
+	MOVQ CX, SI
+	SUBQ R12, CX
+	SBBQ R10, SI
+	ADDQ R12, R9
+	ADCQ R10, R11
+	ADCQ CX, R8
+	ADCQ SI, AX
+	ADCQ $0x00, R15
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  280(SP), DX
+	XORL  BX, BX
+	MULXQ 128(SP), R13, R14
+	ADCXQ R13, R11
+	ADOXQ R14, R8
+	MULXQ 136(SP), R13, R14
+	ADCXQ R13, R8
+	ADOXQ R14, AX
+	MULXQ 144(SP), R13, R14
+	ADCXQ R13, AX
+	ADOXQ R14, R15
+	MULXQ 152(SP), R13, R12
+	ADCXQ R13, R15
+	ADOXQ BX, R12
+	ADCXQ BX, R12
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R9, R10
+	SHLQ $0x20, R10
+	MOVQ R9, CX
+	SHRQ $0x20, CX
+	MOVQ R9, SI
+	SUBQ R10, R9
+	SBBQ CX, SI
+	ADDQ R10, R11
+	ADCQ CX, R8
+	ADCQ R9, AX
+	ADCQ SI, R15
+	ADCQ $0x00, R12
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R11, R13
+	SHLQ $0x20, R13
+	MOVQ R11, R14
+	SHRQ $0x20, R14
+	MOVQ R11, BX
+	SUBQ R13, R11
+	SBBQ R14, BX
+	ADDQ R13, R8
+	ADCQ R14, AX
+	ADCQ R11, R15
+	ADCQ BX, R12
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R10, R10
+	MOVQ    R8, CX
+	MOVQ    AX, R9
+	MOVQ    R15, SI
+	MOVQ    R12, R13
+	SUBQ    $-1, CX
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R9
+	SBBQ    $0x00, SI
 	MOVQ    $0xffffffff00000001, DX
-	ANDQ    R9, DX
-	ADDQ    R9, SI
-	ADCQ    R15, R11
-	ADCQ    $0x00, BX
-	ADCQ    DX, R8
-	MOVQ    SI, 32(DI)
-	MOVQ    R11, 40(DI)
-	MOVQ    BX, 48(DI)
-	MOVQ    R8, 56(DI)
-	XORL    R12, R12
-	MOVQ    R12, hZero+24(FP)
+	SBBQ    DX, R13
+	SBBQ    $0x00, R10
+	CMOVQCS R8, CX
+	CMOVQCS AX, R9
+	CMOVQCS R15, SI
+	CMOVQCS R12, R13
+	SUBQ    192(SP), CX
+	SBBQ    200(SP), R9
+	SBBQ    208(SP), SI
+	SBBQ    216(SP), R13
+	SBBQ    R14, R14
+	MOVL    $0xffffffff, R11
+	ANDQ    R14, R11
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R14, DX
+	ADDQ    R14, CX
+	ADCQ    R11, R9
+	ADCQ    $0x00, SI
+	ADCQ    DX, R13
+	MOVQ    CX, 32(DI)
+	MOVQ    R9, 40(DI)
+	MOVQ    SI, 48(DI)
+	MOVQ    R13, 56(DI)
+	XORL    BX, BX
+	MOVQ    BX, hZero+24(FP)
 	RET
 
 hzero:
-	MOVL $0x00000001, R12
-	MOVQ R12, hZero+24(FP)
+	MOVL $0x00000001, BX
+	MOVQ BX, hZero+24(FP)
 	RET

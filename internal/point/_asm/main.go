@@ -311,47 +311,48 @@ type addSlots struct {
 //
 // and returns hZero. Nothing is written to p before the H = 0 stop.
 func genAddGeneral(c *curve, a addSlots, regs *pool) {
+	// The products are in an order that lets each start before its
+	// predecessor ends: no product reads the one just before it, but for
+	// the subtractions at the ends of X3 and Y3.
+	Comment("S2 = Y2·Z1 (then times ZZ below)")
+	s := c.mul(a.y2, a.Z, regs)
+	storeFree(s, a.R, regs)
+	zh := a.Z
+	if a.z2 != nil {
+		Comment("T = Z1·Z2, for Z3")
+		s = c.mul(a.Z, a.z2, regs)
+		storeFree(s, a.T, regs)
+		zh = a.T
+	}
+
 	Commentf("H = X2·ZZ - %s; stop if H = 0", a.u1Name)
-	s := c.mul(a.x2, a.ZZ, regs)
+	s = c.mul(a.x2, a.ZZ, regs)
 	c.sub(s, mops(a.u1), regs) // H
 	storeFE(s, a.H)
 	jumpIfZero(s, "hzero", regs)
 	regs.Put(s...)
 
-	Comment("S2 = Y2·Z1·ZZ, negated if neg ≠ 0")
-	s = c.mul(a.y2, a.Z, regs)
-	storeFE(s, a.R)
-	regs.Put(s...)
+	Commentf("S2 = S2·ZZ, negated if neg ≠ 0; r = S2 - %s", a.s1Name)
 	s = c.mul(a.R, a.ZZ, regs)
 	s = negIf(c, s, a.R, regs)
-
-	Commentf("r = S2 - %s", a.s1Name)
 	c.sub(s, mops(a.s1), regs) // r
-	storeFE(s, a.R)
-	regs.Put(s...)
+	storeFree(s, a.R, regs)
 
-	Commentf("HH = H², HHH = HH·H, V = %s·HH", a.u1Name)
+	Comment("HH = H²")
 	s = c.square(a.H, regs)
-	storeFE(s, a.HH)
-	regs.Put(s...)
-	s = c.mul(a.HH, a.H, regs)
-	storeFE(s, a.HHH)
-	regs.Put(s...)
-	s = c.mul(a.u1, a.HH, regs)
-	storeFE(s, a.V)
-	regs.Put(s...)
-
+	storeFree(s, a.HH, regs)
 	if a.z2 == nil {
 		Comment("Z3 = Z1·H")
 	} else {
 		Comment("Z3 = Z1·Z2·H")
-		s = c.mul(a.Z, a.z2, regs) // Z1·Z2
-		storeFE(s, a.Z)
-		regs.Put(s...)
 	}
-	s = c.mul(a.Z, a.H, regs)
-	storeFE(s, a.Z)
-	regs.Put(s...)
+	s = c.mul(zh, a.H, regs)
+	storeFree(s, a.Z, regs)
+	Commentf("V = %s·HH, HHH = HH·H", a.u1Name)
+	s = c.mul(a.u1, a.HH, regs)
+	storeFree(s, a.V, regs)
+	s = c.mul(a.HH, a.H, regs)
+	storeFree(s, a.HHH, regs)
 
 	Comment("X3 = r² - HHH - 2V")
 	x := c.square(a.R, regs)
@@ -361,20 +362,17 @@ func genAddGeneral(c *curve, a addSlots, regs *pool) {
 	storeFE(x, a.X)
 	Comment("T = V - X3")
 	s = subFrom(c, a.V, x, a.X, regs)
-	storeFE(s, a.T)
-	regs.Put(s...)
+	storeFree(s, a.T, regs)
 	if !c.spill {
 		regs.Put(x...)
 	}
 
 	Commentf("HHH = HHH·%s, Y3 = r·T - HHH", a.s1Name)
 	s = c.mul(a.HHH, a.s1, regs)
-	storeFE(s, a.HHH) // HHH·s1
-	regs.Put(s...)
+	storeFree(s, a.HHH, regs) // HHH·s1
 	s = c.mul(a.R, a.T, regs)
 	c.sub(s, mops(a.HHH), regs) // Y3
-	storeFE(s, a.Y)
-	regs.Put(s...)
+	storeFree(s, a.Y, regs)
 
 	returnHZero(regs)
 }
