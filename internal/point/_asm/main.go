@@ -499,28 +499,23 @@ func genAddCoZ(c *curve) {
 	c.sub(s, mops(QY), regs)
 	storeFree(s, DY, regs)
 
-	Comment("A = DX², B = Xq·A, C = Xp·A")
+	// The products are in an order where each but E waits at least one
+	// other product after the one it reads (A before Z3 and B, DY² before C).
+	Comment("A = DX², Z3 = Z·DX, B = Xq·A")
 	s = c.square(DX, regs)
 	storeFree(s, A, regs)
+	s = c.mul(Z, DX, regs)
+	storeFree(s, Z, regs)
 	s = c.mul(QX, A, regs)
 	storeFree(s, B, regs)
+	Comment("T = DY², C = Xp·A")
+	s = c.square(DY, regs)
+	storeFree(s, T, regs)
 	s = c.mul(X, A, regs)
 	storeFree(s, C, regs)
 
-	Comment("E = Yq·(C - B)")
-	s = load(C, regs)
-	c.sub(s, mops(B), regs)
-	storeFree(s, E, regs)
-	s = c.mul(QY, E, regs)
-	storeFE(s, E) // Yq·(C - B)
-	regs.Put(s...)
-
-	Comment("Z3 = Z·DX")
-	s = c.mul(Z, DX, regs)
-	storeFree(s, Z, regs)
-
-	Comment("X3 = DY² - B - C")
-	x := c.square(DY, regs)
+	Comment("X3 = T - B - C")
+	x := load(T, regs)
 	c.sub(x, mops(B), regs)
 	c.sub(x, mops(C), regs) // X3
 	storeFE(x, X)
@@ -530,6 +525,13 @@ func genAddCoZ(c *curve) {
 	if !c.spill {
 		regs.Put(x...)
 	}
+
+	Comment("E = Yq·(C - B)")
+	s = load(C, regs)
+	c.sub(s, mops(B), regs)
+	storeFree(s, E, regs)
+	s = c.mul(QY, E, regs)
+	storeFree(s, E, regs) // Yq·(C - B)
 
 	Comment("Y3 = DY·T - E")
 	s = c.mul(DY, T, regs)
