@@ -321,7 +321,7 @@ func genAddGeneral(c *curve, a addSlots, regs *pool) {
 	if a.z2 != nil {
 		Comment("T = Z1·Z2, for Z3")
 		s = c.mul(a.Z, a.z2, regs)
-		storeFree(s, a.T, regs)
+		storeFree(s, a.T, regs) // p is written only after the H = 0 stop
 		zh = a.T
 	}
 
