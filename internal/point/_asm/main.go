@@ -389,32 +389,28 @@ func jumpIfZero(s []GPPhysical, label string, regs *pool) {
 	regs.Put(t)
 }
 
-// negIf returns −s mod p if the argument neg is nonzero, else s, for s in
-// registers; m is a frame element the value may wait in (with spill, s's
-// registers are freed and −s is computed from m).
+// negIf returns, in new registers, −s mod p if the argument neg is
+// nonzero and s otherwise, for s in registers: s is stored to the frame
+// element m and its registers freed, then 0 − s is computed (p added back on
+// a borrow) and s itself chosen back from m by CMOV when neg is 0, so the
+// register pool needs room for one element only.
 func negIf(c *curve, s []GPPhysical, m fe, regs *pool) []GPPhysical {
-	if c.spill {
-		storeFE(s, m)
-		regs.Put(s...)
-		return negMem(m, regs)
-	}
+	storeFE(s, m)
+	regs.Put(s...)
 	ng := make([]GPPhysical, len(s))
 	for i := range ng {
 		ng[i] = regs.Get()
-	}
-	for i := range ng {
 		XORL(ng[i].As32(), ng[i].As32())
 	}
-	c.sub(ng, ops(s), regs)
+	c.sub(ng, mops(m), regs)
 	t := regs.Get()
 	Load(Param("neg"), t)
 	TESTQ(t, t)
-	for i := range s {
-		CMOVQNE(ng[i], s[i])
+	for i := range ng {
+		CMOVQEQ(m[i], ng[i])
 	}
 	regs.Put(t)
-	regs.Put(ng...)
-	return s
+	return ng
 }
 
 // returnHZero ends a kernel that reports hZero: 0 on the fall-through

@@ -176,23 +176,3 @@ func half384(a []GPPhysical, regs *pool) {
 	SHRQ(U8(1), c, a[5])
 	regs.Put(m, p0, p1, p2, c)
 }
-
-// negMem returns in six new registers −v mod p if the argument neg is
-// nonzero, else v, for v in memory: 0 − v with p added back on a borrow,
-// then v itself chosen by CMOV from memory when neg is 0.
-func negMem(v fe, regs *pool) []GPPhysical {
-	n := make([]GPPhysical, len(v))
-	for i := range n {
-		n[i] = regs.Get()
-		XORL(n[i].As32(), n[i].As32())
-	}
-	sub384(n, mops(v), regs)
-	t := regs.Get()
-	Load(Param("neg"), t)
-	TESTQ(t, t)
-	for i := range n {
-		CMOVQEQ(v[i], n[i])
-	}
-	regs.Put(t)
-	return n
-}
