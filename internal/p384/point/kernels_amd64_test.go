@@ -224,9 +224,11 @@ func TestDoubleADX(t *testing.T) {
 // checkAddMixed adds a to p (or subtracts it) with addMixed and with
 // AddMixedVartime, and, when p is not at infinity, with addMixedADX, and
 // fails unless the limbs are identical; when H = 0 the kernel must report
-// it and leave p as it was. It returns addMixed's result.
+// it and leave p as it was, and it must never change a. It returns
+// addMixed's result.
 func checkAddMixed(t *testing.T, p *Jacobian, a *Affine, neg bool) Jacobian {
 	t.Helper()
+	a0 := *a
 	want, fast := *p, *p
 	addMixed(&want, a, neg)
 	fast.AddMixedVartime(a, neg)
@@ -249,6 +251,8 @@ func checkAddMixed(t *testing.T, p *Jacobian, a *Affine, neg bool) Jacobian {
 	h.Mul(&a.X, &z1z1)
 	h.Sub(&h, &p.X)
 	switch {
+	case *a != a0:
+		t.Fatalf("addMixedADX(%x, %x, %v) changed a: %x", *p, a0, neg, *a)
 	case hZero != uint64(h.IsZero()):
 		t.Fatalf("addMixedADX(%x, %x, %v) reports hZero = %d, H = %x", *p, *a, neg, hZero, h)
 	case hZero == 1 && got != *p:
