@@ -1,7 +1,9 @@
 package point
 
-// affine.go, jacobian.go, runs.go, sec1.go and grouplaw_test.go are written
-// by genpoint from the templates it shares with internal/p384/point.
+// affine.go, jacobian.go, runs.go, sec1.go, grouplaw_test.go and the fused
+// kernels' dispatch and tests (kernels_amd64.go, kernels_noasm.go,
+// kernels_amd64_test.go) are written by genpoint from the templates it
+// shares with internal/p384/point.
 //go:generate go run ./internal/genpoint -curve P-256 -dir .
 
 // The fused Jacobian kernels in jacobian_amd64.s (doubleADX, addMixedADX) and

@@ -11,7 +11,7 @@ import "github.com/p256tls/p256tls/internal/field"
 // branch on the points (infinity, equal, opposite): public data only.
 //
 // Double and AddMixedVartime go through fused kernels where the CPU has
-// them (kernels_amd64.go, hand-written beside this file), with the same
+// them (kernels_amd64.go, generated beside this file), with the same
 // result limb for limb; double and addMixed below are the portable
 // formulas and the kernels' reference.
 

@@ -11,10 +11,9 @@ import "github.com/p256tls/p256tls/internal/p384/field"
 // branch on the points (infinity, equal, opposite): public data only.
 //
 // Double, AddMixedVartime, AddCachedVartime and AddCoZ go through fused
-// kernels where the CPU has them (kernels_amd64.go, hand-written beside
-// this file), with the same result limb for limb; double, addMixed,
-// addCached and addCoZ below are the portable formulas and the kernels'
-// reference.
+// kernels where the CPU has them (kernels_amd64.go, generated beside this
+// file), with the same result limb for limb; double, addMixed, addCached
+// and addCoZ below are the portable formulas and the kernels' reference.
 
 // SetInfinity sets p to the point at infinity and returns p.
 func (p *Jacobian) SetInfinity() *Jacobian {
