@@ -10,10 +10,10 @@ import "github.com/p256tls/p256tls/internal/field"
 // costs one field negation and no copy of the table entry. The additions
 // branch on the points (infinity, equal, opposite): public data only.
 //
-// Double and AddMixedVartime go through fused kernels where the CPU has
-// them (kernels_amd64.go, generated beside this file), with the same
-// result limb for limb; double and addMixed below are the portable
-// formulas and the kernels' reference.
+// Double, AddMixedVartime, AddCachedVartime and AddCoZ go through fused
+// kernels where the CPU has them (kernels_amd64.go, generated beside this
+// file), with the same result limb for limb; double, addMixed, addCached
+// and addCoZ below are the portable formulas and the kernels' reference.
 
 // SetInfinity sets p to the point at infinity and returns p.
 func (p *Jacobian) SetInfinity() *Jacobian {
@@ -133,8 +133,8 @@ func (c *Cached) Set(p *Jacobian) {
 	c.ZZZ.Mul(&c.ZZ, &p.Z)
 }
 
-// AddCachedVartime sets p = p + q if neg is false and p = p − q if neg is
-// true, in place:
+// addCached sets p = p + q if neg is false and p = p − q if neg is true, in
+// place, the portable form of AddCachedVartime:
 //
 //	U1 = X1·Z2², U2 = X2·Z1², S1 = Y1·Z2³, S2 = Y2·Z1³, H = U2 − U1, r = S2 − S1,
 //	X3 = r² − H³ − 2·U1·H², Y3 = r(U1·H² − X3) − S1·H³, Z3 = Z1·Z2·H
@@ -142,7 +142,7 @@ func (c *Cached) Set(p *Jacobian) {
 // (EFD add-1998-cmo-2 with Z2² and Z2³ cached), 11M + 3S and 7 additions.
 // It handles infinity, equal and opposite points by testing for them:
 // public points only.
-func (p *Jacobian) AddCachedVartime(q *Cached, neg bool) {
+func addCached(p *Jacobian, q *Cached, neg bool) {
 	if q.Z.IsZero() == 1 {
 		return
 	}
@@ -202,14 +202,15 @@ func DoubleCoZ(two, p1, p *Jacobian) {
 	p1.Z = two.Z
 }
 
-// AddCoZ sets p = p + q and rescales q to the sum's Z, for two points that
+// addCoZ sets p = p + q and rescales q to the sum's Z, for two points that
 // share their Z (Meloni's ZADDU): with A = (Xp − Xq)², B = Xq·A, C = Xp·A,
 // the sum is (D − B − C, (Yp − Yq)(B − X3) − E, Z·(Xp − Xq)) where
 // D = (Yp − Yq)² and E = Yq·(C − B), and q becomes (B, E, Z3). 5M + 2S, no
 // branches. The caller guarantees p ≠ ±q and that neither is the point at
 // infinity (for example the odd multiples k·P + 2P, k odd and small, of
-// BuildRuns); p and q must not alias.
-func AddCoZ(p, q *Jacobian) {
+// BuildRuns); p and q must not alias. It is the portable form of AddCoZ
+// (kernels_amd64.go, kernels_noasm.go).
+func addCoZ(p, q *Jacobian) {
 	var dx, dy, a, b, c, e field.Element
 	dx.Sub(&p.X, &q.X)
 	dy.Sub(&p.Y, &q.Y)

@@ -2959,3 +2959,3280 @@ hzero:
 	MOVL $0x00000001, R10
 	MOVQ R10, hZero+24(FP)
 	RET
+
+// func addCachedADX(p *[12]uint64, q *[20]uint64, neg uint64) (hZero uint64)
+// Requires: ADX, BMI2, CMOV
+TEXT ·addCachedADX(SB), NOSPLIT, $448-32
+	MOVQ p+0(FP), DI
+
+	// Copy q's X2, Y2, Z2, Z2² and Z2³ to the frame.
+	MOVQ q+8(FP), AX
+	MOVQ (AX), DX
+	MOVQ DX, (SP)
+	MOVQ 8(AX), DX
+	MOVQ DX, 8(SP)
+	MOVQ 16(AX), DX
+	MOVQ DX, 16(SP)
+	MOVQ 24(AX), DX
+	MOVQ DX, 24(SP)
+	MOVQ 32(AX), DX
+	MOVQ DX, 32(SP)
+	MOVQ 40(AX), DX
+	MOVQ DX, 40(SP)
+	MOVQ 48(AX), DX
+	MOVQ DX, 48(SP)
+	MOVQ 56(AX), DX
+	MOVQ DX, 56(SP)
+	MOVQ 64(AX), DX
+	MOVQ DX, 64(SP)
+	MOVQ 72(AX), DX
+	MOVQ DX, 72(SP)
+	MOVQ 80(AX), DX
+	MOVQ DX, 80(SP)
+	MOVQ 88(AX), DX
+	MOVQ DX, 88(SP)
+	MOVQ 96(AX), DX
+	MOVQ DX, 96(SP)
+	MOVQ 104(AX), DX
+	MOVQ DX, 104(SP)
+	MOVQ 112(AX), DX
+	MOVQ DX, 112(SP)
+	MOVQ 120(AX), DX
+	MOVQ DX, 120(SP)
+	MOVQ 128(AX), DX
+	MOVQ DX, 128(SP)
+	MOVQ 136(AX), DX
+	MOVQ DX, 136(SP)
+	MOVQ 144(AX), DX
+	MOVQ DX, 144(SP)
+	MOVQ 152(AX), DX
+	MOVQ DX, 152(SP)
+
+	// ZZ = Z1², U1 = X1·Z2², S1 = Y1·Z2³
+	// Square: x[0]² first; its low half is the first quotient digit.
+	MOVQ  64(DI), DX
+	MULXQ DX, BX, R14
+
+	// x[0]·x[1..3] into t[1..4],
+	MULXQ 72(DI), CX, SI
+	MULXQ 80(DI), R13, R8
+	ADDQ  R13, SI
+	MULXQ 88(DI), R13, R9
+	ADCQ  R13, R8
+	ADCQ  $0x00, R9
+
+	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
+	MOVQ  72(DI), DX
+	MULXQ 80(DI), R15, AX
+	MULXQ 88(DI), R13, R10
+	ADDQ  R13, AX
+	MOVQ  80(DI), DX
+	MULXQ 88(DI), R13, R11
+	ADCQ  R13, R10
+	ADCQ  $0x00, R11
+
+	// and their sum in t[1..6].
+	ADDQ R15, R8
+	ADCQ AX, R9
+	ADCQ $0x00, R10
+	ADCQ $0x00, R11
+
+	// Double them on CF and add the squares x[i]² on OF.
+	XORL  R15, R15
+	ADCXQ CX, CX
+	ADOXQ R14, CX
+	MOVQ  72(DI), DX
+	MULXQ DX, R13, AX
+	ADCXQ SI, SI
+	ADOXQ R13, SI
+	ADCXQ R8, R8
+	ADOXQ AX, R8
+	MOVQ  80(DI), DX
+	MULXQ DX, R13, AX
+	ADCXQ R9, R9
+	ADOXQ R13, R9
+	ADCXQ R10, R10
+	ADOXQ AX, R10
+	MOVQ  88(DI), DX
+	MULXQ DX, R13, R12
+	ADCXQ R11, R11
+	ADOXQ R13, R11
+	ADCXQ R15, R12
+	ADOXQ R15, R12
+
+	// Reduction round 0: u = u/2^64 + A(u[0]).
+	MOVQ BX, R13
+	SHLQ $0x20, R13
+	MOVQ BX, R14
+	SHRQ $0x20, R14
+	MOVQ BX, R15
+	SUBQ R13, BX
+	SBBQ R14, R15
+	ADDQ R13, CX
+	ADCQ R14, SI
+	ADCQ BX, R8
+	ADCQ $0x00, R15
+
+	// Reduction round 1: u = u/2^64 + A(u[0]).
+	MOVQ CX, AX
+	SHLQ $0x20, AX
+	MOVQ CX, R13
+	SHRQ $0x20, R13
+	MOVQ CX, R14
+	SUBQ AX, CX
+	SBBQ R13, R14
+	ADDQ AX, SI
+	ADCQ R13, R8
+	ADCQ CX, R15
+	ADCQ $0x00, R14
+
+	// Reduction round 2: u = u/2^64 + A(u[0]).
+	MOVQ SI, BX
+	SHLQ $0x20, BX
+	MOVQ SI, AX
+	SHRQ $0x20, AX
+	MOVQ SI, R13
+	SUBQ BX, SI
+	SBBQ AX, R13
+	ADDQ BX, R8
+	ADCQ AX, R15
+	ADCQ SI, R14
+	ADCQ $0x00, R13
+
+	// Reduction round 3: u = u/2^64 + A(u[0]).
+	MOVQ R8, CX
+	SHLQ $0x20, CX
+	MOVQ R8, BX
+	SHRQ $0x20, BX
+	MOVQ R8, AX
+	SUBQ CX, R8
+	SBBQ BX, AX
+	ADDQ CX, R15
+	ADCQ BX, R14
+	ADCQ R8, R13
+	ADCQ $0x00, AX
+
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
+	MOVQ    R9, SI
+	MOVQ    R10, CX
+	MOVQ    R11, BX
+	MOVQ    R12, R8
+	SUBQ    $-1, SI
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, CX
+	SBBQ    $0x00, BX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R8
+	XORL    DX, DX
+	ADOXQ   R15, SI
+	ADCXQ   R9, R15
+	ADOXQ   R14, CX
+	ADCXQ   R10, R14
+	ADOXQ   R13, BX
+	ADCXQ   R11, R13
+	ADOXQ   AX, R8
+	ADCXQ   R12, AX
+	CMOVQOC R15, SI
+	CMOVQOC R14, CX
+	CMOVQOC R13, BX
+	CMOVQOC AX, R8
+	MOVQ    SI, 160(SP)
+	MOVQ    CX, 168(SP)
+	MOVQ    BX, 176(SP)
+	MOVQ    R8, 184(SP)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  96(SP), DX
+	MULXQ (DI), R15, R14
+	MULXQ 8(DI), R10, R13
+	ADDQ  R10, R14
+	MULXQ 16(DI), R10, AX
+	ADCQ  R10, R13
+	MULXQ 24(DI), R10, R9
+	ADCQ  R10, AX
+	ADCQ  $0x00, R9
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  104(SP), DX
+	XORL  SI, SI
+	MULXQ (DI), R11, R12
+	ADCXQ R11, R14
+	ADOXQ R12, R13
+	MULXQ 8(DI), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, AX
+	MULXQ 16(DI), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R9
+	MULXQ 24(DI), R11, CX
+	ADCXQ R11, R9
+	ADOXQ SI, CX
+	ADCXQ SI, CX
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R15, BX
+	SHLQ $0x20, BX
+	MOVQ R15, R8
+	SHRQ $0x20, R8
+	MOVQ R15, R10
+	SUBQ BX, R15
+	SBBQ R8, R10
+	ADDQ BX, R14
+	ADCQ R8, R13
+	ADCQ R15, AX
+	ADCQ R10, R9
+	ADCQ $0x00, CX
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  112(SP), DX
+	XORL  SI, SI
+	MULXQ (DI), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, AX
+	MULXQ 8(DI), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R9
+	MULXQ 16(DI), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, CX
+	MULXQ 24(DI), R11, BX
+	ADCXQ R11, CX
+	ADOXQ SI, BX
+	ADCXQ SI, BX
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R14, R8
+	SHLQ $0x20, R8
+	MOVQ R14, R15
+	SHRQ $0x20, R15
+	MOVQ R14, R10
+	SUBQ R8, R14
+	SBBQ R15, R10
+	ADDQ R8, R13
+	ADCQ R15, AX
+	ADCQ R14, R9
+	ADCQ R10, CX
+	ADCQ $0x00, BX
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  120(SP), DX
+	XORL  SI, SI
+	MULXQ (DI), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, R9
+	MULXQ 8(DI), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, CX
+	MULXQ 16(DI), R11, R12
+	ADCXQ R11, CX
+	ADOXQ R12, BX
+	MULXQ 24(DI), R11, R8
+	ADCXQ R11, BX
+	ADOXQ SI, R8
+	ADCXQ SI, R8
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R13, R15
+	SHLQ $0x20, R15
+	MOVQ R13, R14
+	SHRQ $0x20, R14
+	MOVQ R13, R10
+	SUBQ R15, R13
+	SBBQ R14, R10
+	ADDQ R15, AX
+	ADCQ R14, R9
+	ADCQ R13, CX
+	ADCQ R10, BX
+	ADCQ $0x00, R8
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ AX, R11
+	SHLQ $0x20, R11
+	MOVQ AX, R12
+	SHRQ $0x20, R12
+	MOVQ AX, SI
+	SUBQ R11, AX
+	SBBQ R12, SI
+	ADDQ R11, R9
+	ADCQ R12, CX
+	ADCQ AX, BX
+	ADCQ SI, R8
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R15, R15
+	MOVQ    R9, R14
+	MOVQ    CX, R13
+	MOVQ    BX, R10
+	MOVQ    R8, R11
+	SUBQ    $-1, R14
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R13
+	SBBQ    $0x00, R10
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R11
+	SBBQ    $0x00, R15
+	CMOVQCS R9, R14
+	CMOVQCS CX, R13
+	CMOVQCS BX, R10
+	CMOVQCS R8, R11
+	MOVQ    R14, 192(SP)
+	MOVQ    R13, 200(SP)
+	MOVQ    R10, 208(SP)
+	MOVQ    R11, 216(SP)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  128(SP), DX
+	MULXQ 32(DI), R12, AX
+	MULXQ 40(DI), BX, SI
+	ADDQ  BX, AX
+	MULXQ 48(DI), BX, R9
+	ADCQ  BX, SI
+	MULXQ 56(DI), BX, CX
+	ADCQ  BX, R9
+	ADCQ  $0x00, CX
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  136(SP), DX
+	XORL  R14, R14
+	MULXQ 32(DI), R8, R15
+	ADCXQ R8, AX
+	ADOXQ R15, SI
+	MULXQ 40(DI), R8, R15
+	ADCXQ R8, SI
+	ADOXQ R15, R9
+	MULXQ 48(DI), R8, R15
+	ADCXQ R8, R9
+	ADOXQ R15, CX
+	MULXQ 56(DI), R8, R13
+	ADCXQ R8, CX
+	ADOXQ R14, R13
+	ADCXQ R14, R13
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R12, R10
+	SHLQ $0x20, R10
+	MOVQ R12, R11
+	SHRQ $0x20, R11
+	MOVQ R12, BX
+	SUBQ R10, R12
+	SBBQ R11, BX
+	ADDQ R10, AX
+	ADCQ R11, SI
+	ADCQ R12, R9
+	ADCQ BX, CX
+	ADCQ $0x00, R13
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  144(SP), DX
+	XORL  R14, R14
+	MULXQ 32(DI), R8, R15
+	ADCXQ R8, SI
+	ADOXQ R15, R9
+	MULXQ 40(DI), R8, R15
+	ADCXQ R8, R9
+	ADOXQ R15, CX
+	MULXQ 48(DI), R8, R15
+	ADCXQ R8, CX
+	ADOXQ R15, R13
+	MULXQ 56(DI), R8, R10
+	ADCXQ R8, R13
+	ADOXQ R14, R10
+	ADCXQ R14, R10
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ AX, R11
+	SHLQ $0x20, R11
+	MOVQ AX, R12
+	SHRQ $0x20, R12
+	MOVQ AX, BX
+	SUBQ R11, AX
+	SBBQ R12, BX
+	ADDQ R11, SI
+	ADCQ R12, R9
+	ADCQ AX, CX
+	ADCQ BX, R13
+	ADCQ $0x00, R10
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  152(SP), DX
+	XORL  R14, R14
+	MULXQ 32(DI), R8, R15
+	ADCXQ R8, R9
+	ADOXQ R15, CX
+	MULXQ 40(DI), R8, R15
+	ADCXQ R8, CX
+	ADOXQ R15, R13
+	MULXQ 48(DI), R8, R15
+	ADCXQ R8, R13
+	ADOXQ R15, R10
+	MULXQ 56(DI), R8, R11
+	ADCXQ R8, R10
+	ADOXQ R14, R11
+	ADCXQ R14, R11
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ SI, R12
+	SHLQ $0x20, R12
+	MOVQ SI, AX
+	SHRQ $0x20, AX
+	MOVQ SI, BX
+	SUBQ R12, SI
+	SBBQ AX, BX
+	ADDQ R12, R9
+	ADCQ AX, CX
+	ADCQ SI, R13
+	ADCQ BX, R10
+	ADCQ $0x00, R11
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R9, R8
+	SHLQ $0x20, R8
+	MOVQ R9, R15
+	SHRQ $0x20, R15
+	MOVQ R9, R14
+	SUBQ R8, R9
+	SBBQ R15, R14
+	ADDQ R8, CX
+	ADCQ R15, R13
+	ADCQ R9, R10
+	ADCQ R14, R11
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R12, R12
+	MOVQ    CX, AX
+	MOVQ    R13, SI
+	MOVQ    R10, BX
+	MOVQ    R11, R8
+	SUBQ    $-1, AX
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, SI
+	SBBQ    $0x00, BX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R8
+	SBBQ    $0x00, R12
+	CMOVQCS CX, AX
+	CMOVQCS R13, SI
+	CMOVQCS R10, BX
+	CMOVQCS R11, R8
+	MOVQ    AX, 224(SP)
+	MOVQ    SI, 232(SP)
+	MOVQ    BX, 240(SP)
+	MOVQ    R8, 248(SP)
+
+	// S2 = Y2·Z1 (then times ZZ below)
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  64(DI), DX
+	MULXQ 32(SP), R15, R9
+	MULXQ 40(SP), R10, R14
+	ADDQ  R10, R9
+	MULXQ 48(SP), R10, CX
+	ADCQ  R10, R14
+	MULXQ 56(SP), R10, R13
+	ADCQ  R10, CX
+	ADCQ  $0x00, R13
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  72(DI), DX
+	XORL  AX, AX
+	MULXQ 32(SP), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, R14
+	MULXQ 40(SP), R11, R12
+	ADCXQ R11, R14
+	ADOXQ R12, CX
+	MULXQ 48(SP), R11, R12
+	ADCXQ R11, CX
+	ADOXQ R12, R13
+	MULXQ 56(SP), R11, SI
+	ADCXQ R11, R13
+	ADOXQ AX, SI
+	ADCXQ AX, SI
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R15, BX
+	SHLQ $0x20, BX
+	MOVQ R15, R8
+	SHRQ $0x20, R8
+	MOVQ R15, R10
+	SUBQ BX, R15
+	SBBQ R8, R10
+	ADDQ BX, R9
+	ADCQ R8, R14
+	ADCQ R15, CX
+	ADCQ R10, R13
+	ADCQ $0x00, SI
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  80(DI), DX
+	XORL  AX, AX
+	MULXQ 32(SP), R11, R12
+	ADCXQ R11, R14
+	ADOXQ R12, CX
+	MULXQ 40(SP), R11, R12
+	ADCXQ R11, CX
+	ADOXQ R12, R13
+	MULXQ 48(SP), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, SI
+	MULXQ 56(SP), R11, BX
+	ADCXQ R11, SI
+	ADOXQ AX, BX
+	ADCXQ AX, BX
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R9, R8
+	SHLQ $0x20, R8
+	MOVQ R9, R15
+	SHRQ $0x20, R15
+	MOVQ R9, R10
+	SUBQ R8, R9
+	SBBQ R15, R10
+	ADDQ R8, R14
+	ADCQ R15, CX
+	ADCQ R9, R13
+	ADCQ R10, SI
+	ADCQ $0x00, BX
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  88(DI), DX
+	XORL  AX, AX
+	MULXQ 32(SP), R11, R12
+	ADCXQ R11, CX
+	ADOXQ R12, R13
+	MULXQ 40(SP), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, SI
+	MULXQ 48(SP), R11, R12
+	ADCXQ R11, SI
+	ADOXQ R12, BX
+	MULXQ 56(SP), R11, R8
+	ADCXQ R11, BX
+	ADOXQ AX, R8
+	ADCXQ AX, R8
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R14, R15
+	SHLQ $0x20, R15
+	MOVQ R14, R9
+	SHRQ $0x20, R9
+	MOVQ R14, R10
+	SUBQ R15, R14
+	SBBQ R9, R10
+	ADDQ R15, CX
+	ADCQ R9, R13
+	ADCQ R14, SI
+	ADCQ R10, BX
+	ADCQ $0x00, R8
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ CX, R11
+	SHLQ $0x20, R11
+	MOVQ CX, R12
+	SHRQ $0x20, R12
+	MOVQ CX, AX
+	SUBQ R11, CX
+	SBBQ R12, AX
+	ADDQ R11, R13
+	ADCQ R12, SI
+	ADCQ CX, BX
+	ADCQ AX, R8
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R15, R15
+	MOVQ    R13, R9
+	MOVQ    SI, R14
+	MOVQ    BX, R10
+	MOVQ    R8, R11
+	SUBQ    $-1, R9
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R14
+	SBBQ    $0x00, R10
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R11
+	SBBQ    $0x00, R15
+	CMOVQCS R13, R9
+	CMOVQCS SI, R14
+	CMOVQCS BX, R10
+	CMOVQCS R8, R11
+	MOVQ    R9, 288(SP)
+	MOVQ    R14, 296(SP)
+	MOVQ    R10, 304(SP)
+	MOVQ    R11, 312(SP)
+
+	// T = Z1·Z2, for Z3
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  64(SP), DX
+	MULXQ 64(DI), R12, CX
+	MULXQ 72(DI), BX, AX
+	ADDQ  BX, CX
+	MULXQ 80(DI), BX, R13
+	ADCQ  BX, AX
+	MULXQ 88(DI), BX, SI
+	ADCQ  BX, R13
+	ADCQ  $0x00, SI
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  72(SP), DX
+	XORL  R9, R9
+	MULXQ 64(DI), R8, R15
+	ADCXQ R8, CX
+	ADOXQ R15, AX
+	MULXQ 72(DI), R8, R15
+	ADCXQ R8, AX
+	ADOXQ R15, R13
+	MULXQ 80(DI), R8, R15
+	ADCXQ R8, R13
+	ADOXQ R15, SI
+	MULXQ 88(DI), R8, R14
+	ADCXQ R8, SI
+	ADOXQ R9, R14
+	ADCXQ R9, R14
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R12, R10
+	SHLQ $0x20, R10
+	MOVQ R12, R11
+	SHRQ $0x20, R11
+	MOVQ R12, BX
+	SUBQ R10, R12
+	SBBQ R11, BX
+	ADDQ R10, CX
+	ADCQ R11, AX
+	ADCQ R12, R13
+	ADCQ BX, SI
+	ADCQ $0x00, R14
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  80(SP), DX
+	XORL  R9, R9
+	MULXQ 64(DI), R8, R15
+	ADCXQ R8, AX
+	ADOXQ R15, R13
+	MULXQ 72(DI), R8, R15
+	ADCXQ R8, R13
+	ADOXQ R15, SI
+	MULXQ 80(DI), R8, R15
+	ADCXQ R8, SI
+	ADOXQ R15, R14
+	MULXQ 88(DI), R8, R10
+	ADCXQ R8, R14
+	ADOXQ R9, R10
+	ADCXQ R9, R10
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ CX, R11
+	SHLQ $0x20, R11
+	MOVQ CX, R12
+	SHRQ $0x20, R12
+	MOVQ CX, BX
+	SUBQ R11, CX
+	SBBQ R12, BX
+	ADDQ R11, AX
+	ADCQ R12, R13
+	ADCQ CX, SI
+	ADCQ BX, R14
+	ADCQ $0x00, R10
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  88(SP), DX
+	XORL  R9, R9
+	MULXQ 64(DI), R8, R15
+	ADCXQ R8, R13
+	ADOXQ R15, SI
+	MULXQ 72(DI), R8, R15
+	ADCXQ R8, SI
+	ADOXQ R15, R14
+	MULXQ 80(DI), R8, R15
+	ADCXQ R8, R14
+	ADOXQ R15, R10
+	MULXQ 88(DI), R8, R11
+	ADCXQ R8, R10
+	ADOXQ R9, R11
+	ADCXQ R9, R11
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ AX, R12
+	SHLQ $0x20, R12
+	MOVQ AX, CX
+	SHRQ $0x20, CX
+	MOVQ AX, BX
+	SUBQ R12, AX
+	SBBQ CX, BX
+	ADDQ R12, R13
+	ADCQ CX, SI
+	ADCQ AX, R14
+	ADCQ BX, R10
+	ADCQ $0x00, R11
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R13, R8
+	SHLQ $0x20, R8
+	MOVQ R13, R15
+	SHRQ $0x20, R15
+	MOVQ R13, R9
+	SUBQ R8, R13
+	SBBQ R15, R9
+	ADDQ R8, SI
+	ADCQ R15, R14
+	ADCQ R13, R10
+	ADCQ R9, R11
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R12, R12
+	MOVQ    SI, CX
+	MOVQ    R14, AX
+	MOVQ    R10, BX
+	MOVQ    R11, R8
+	SUBQ    $-1, CX
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, AX
+	SBBQ    $0x00, BX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R8
+	SBBQ    $0x00, R12
+	CMOVQCS SI, CX
+	CMOVQCS R14, AX
+	CMOVQCS R10, BX
+	CMOVQCS R11, R8
+	MOVQ    CX, 416(SP)
+	MOVQ    AX, 424(SP)
+	MOVQ    BX, 432(SP)
+	MOVQ    R8, 440(SP)
+
+	// H = X2·ZZ - U1; stop if H = 0
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  160(SP), DX
+	MULXQ (SP), R15, R13
+	MULXQ 8(SP), R10, R9
+	ADDQ  R10, R13
+	MULXQ 16(SP), R10, SI
+	ADCQ  R10, R9
+	MULXQ 24(SP), R10, R14
+	ADCQ  R10, SI
+	ADCQ  $0x00, R14
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  168(SP), DX
+	XORL  CX, CX
+	MULXQ (SP), R11, R12
+	ADCXQ R11, R13
+	ADOXQ R12, R9
+	MULXQ 8(SP), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, SI
+	MULXQ 16(SP), R11, R12
+	ADCXQ R11, SI
+	ADOXQ R12, R14
+	MULXQ 24(SP), R11, AX
+	ADCXQ R11, R14
+	ADOXQ CX, AX
+	ADCXQ CX, AX
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R15, BX
+	SHLQ $0x20, BX
+	MOVQ R15, R8
+	SHRQ $0x20, R8
+	MOVQ R15, R10
+	SUBQ BX, R15
+	SBBQ R8, R10
+	ADDQ BX, R13
+	ADCQ R8, R9
+	ADCQ R15, SI
+	ADCQ R10, R14
+	ADCQ $0x00, AX
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  176(SP), DX
+	XORL  CX, CX
+	MULXQ (SP), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R12, SI
+	MULXQ 8(SP), R11, R12
+	ADCXQ R11, SI
+	ADOXQ R12, R14
+	MULXQ 16(SP), R11, R12
+	ADCXQ R11, R14
+	ADOXQ R12, AX
+	MULXQ 24(SP), R11, BX
+	ADCXQ R11, AX
+	ADOXQ CX, BX
+	ADCXQ CX, BX
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R13, R8
+	SHLQ $0x20, R8
+	MOVQ R13, R15
+	SHRQ $0x20, R15
+	MOVQ R13, R10
+	SUBQ R8, R13
+	SBBQ R15, R10
+	ADDQ R8, R9
+	ADCQ R15, SI
+	ADCQ R13, R14
+	ADCQ R10, AX
+	ADCQ $0x00, BX
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  184(SP), DX
+	XORL  CX, CX
+	MULXQ (SP), R11, R12
+	ADCXQ R11, SI
+	ADOXQ R12, R14
+	MULXQ 8(SP), R11, R12
+	ADCXQ R11, R14
+	ADOXQ R12, AX
+	MULXQ 16(SP), R11, R12
+	ADCXQ R11, AX
+	ADOXQ R12, BX
+	MULXQ 24(SP), R11, R8
+	ADCXQ R11, BX
+	ADOXQ CX, R8
+	ADCXQ CX, R8
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R9, R15
+	SHLQ $0x20, R15
+	MOVQ R9, R13
+	SHRQ $0x20, R13
+	MOVQ R9, R10
+	SUBQ R15, R9
+	SBBQ R13, R10
+	ADDQ R15, SI
+	ADCQ R13, R14
+	ADCQ R9, AX
+	ADCQ R10, BX
+	ADCQ $0x00, R8
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ SI, R11
+	SHLQ $0x20, R11
+	MOVQ SI, R12
+	SHRQ $0x20, R12
+	MOVQ SI, CX
+	SUBQ R11, SI
+	SBBQ R12, CX
+	ADDQ R11, R14
+	ADCQ R12, AX
+	ADCQ SI, BX
+	ADCQ CX, R8
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R15, R15
+	MOVQ    R14, R13
+	MOVQ    AX, R9
+	MOVQ    BX, R10
+	MOVQ    R8, R11
+	SUBQ    $-1, R13
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R9
+	SBBQ    $0x00, R10
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R11
+	SBBQ    $0x00, R15
+	CMOVQCS R14, R13
+	CMOVQCS AX, R9
+	CMOVQCS BX, R10
+	CMOVQCS R8, R11
+	SUBQ    192(SP), R13
+	SBBQ    200(SP), R9
+	SBBQ    208(SP), R10
+	SBBQ    216(SP), R11
+	SBBQ    R12, R12
+	MOVL    $0xffffffff, SI
+	ANDQ    R12, SI
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R12, DX
+	ADDQ    R12, R13
+	ADCQ    SI, R9
+	ADCQ    $0x00, R10
+	ADCQ    DX, R11
+	MOVQ    R13, 256(SP)
+	MOVQ    R9, 264(SP)
+	MOVQ    R10, 272(SP)
+	MOVQ    R11, 280(SP)
+	MOVQ    R13, CX
+	ORQ     R9, CX
+	ORQ     R10, CX
+	ORQ     R11, CX
+	JZ      hzero
+
+	// S2 = S2·ZZ, negated if neg ≠ 0; r = S2 - S1
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  160(SP), DX
+	MULXQ 288(SP), R14, AX
+	MULXQ 296(SP), R12, BX
+	ADDQ  R12, AX
+	MULXQ 304(SP), R12, R8
+	ADCQ  R12, BX
+	MULXQ 312(SP), R12, R15
+	ADCQ  R12, R8
+	ADCQ  $0x00, R15
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  168(SP), DX
+	XORL  R13, R13
+	MULXQ 288(SP), SI, CX
+	ADCXQ SI, AX
+	ADOXQ CX, BX
+	MULXQ 296(SP), SI, CX
+	ADCXQ SI, BX
+	ADOXQ CX, R8
+	MULXQ 304(SP), SI, CX
+	ADCXQ SI, R8
+	ADOXQ CX, R15
+	MULXQ 312(SP), SI, R9
+	ADCXQ SI, R15
+	ADOXQ R13, R9
+	ADCXQ R13, R9
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R14, R10
+	SHLQ $0x20, R10
+	MOVQ R14, R11
+	SHRQ $0x20, R11
+	MOVQ R14, R12
+	SUBQ R10, R14
+	SBBQ R11, R12
+	ADDQ R10, AX
+	ADCQ R11, BX
+	ADCQ R14, R8
+	ADCQ R12, R15
+	ADCQ $0x00, R9
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  176(SP), DX
+	XORL  R13, R13
+	MULXQ 288(SP), SI, CX
+	ADCXQ SI, BX
+	ADOXQ CX, R8
+	MULXQ 296(SP), SI, CX
+	ADCXQ SI, R8
+	ADOXQ CX, R15
+	MULXQ 304(SP), SI, CX
+	ADCXQ SI, R15
+	ADOXQ CX, R9
+	MULXQ 312(SP), SI, R10
+	ADCXQ SI, R9
+	ADOXQ R13, R10
+	ADCXQ R13, R10
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ AX, R11
+	SHLQ $0x20, R11
+	MOVQ AX, R14
+	SHRQ $0x20, R14
+	MOVQ AX, R12
+	SUBQ R11, AX
+	SBBQ R14, R12
+	ADDQ R11, BX
+	ADCQ R14, R8
+	ADCQ AX, R15
+	ADCQ R12, R9
+	ADCQ $0x00, R10
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  184(SP), DX
+	XORL  R13, R13
+	MULXQ 288(SP), SI, CX
+	ADCXQ SI, R8
+	ADOXQ CX, R15
+	MULXQ 296(SP), SI, CX
+	ADCXQ SI, R15
+	ADOXQ CX, R9
+	MULXQ 304(SP), SI, CX
+	ADCXQ SI, R9
+	ADOXQ CX, R10
+	MULXQ 312(SP), SI, R11
+	ADCXQ SI, R10
+	ADOXQ R13, R11
+	ADCXQ R13, R11
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ BX, R14
+	SHLQ $0x20, R14
+	MOVQ BX, AX
+	SHRQ $0x20, AX
+	MOVQ BX, R12
+	SUBQ R14, BX
+	SBBQ AX, R12
+	ADDQ R14, R8
+	ADCQ AX, R15
+	ADCQ BX, R9
+	ADCQ R12, R10
+	ADCQ $0x00, R11
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R8, SI
+	SHLQ $0x20, SI
+	MOVQ R8, CX
+	SHRQ $0x20, CX
+	MOVQ R8, R13
+	SUBQ SI, R8
+	SBBQ CX, R13
+	ADDQ SI, R15
+	ADCQ CX, R9
+	ADCQ R8, R10
+	ADCQ R13, R11
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R14, R14
+	MOVQ    R15, AX
+	MOVQ    R9, BX
+	MOVQ    R10, R12
+	MOVQ    R11, SI
+	SUBQ    $-1, AX
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, BX
+	SBBQ    $0x00, R12
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, SI
+	SBBQ    $0x00, R14
+	CMOVQCS R15, AX
+	CMOVQCS R9, BX
+	CMOVQCS R10, R12
+	CMOVQCS R11, SI
+	MOVQ    AX, 288(SP)
+	MOVQ    BX, 296(SP)
+	MOVQ    R12, 304(SP)
+	MOVQ    SI, 312(SP)
+	XORL    CX, CX
+	XORL    R8, R8
+	XORL    R13, R13
+	XORL    R15, R15
+	SUBQ    288(SP), CX
+	SBBQ    296(SP), R8
+	SBBQ    304(SP), R13
+	SBBQ    312(SP), R15
+	SBBQ    R9, R9
+	MOVL    $0xffffffff, R10
+	ANDQ    R9, R10
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R9, DX
+	ADDQ    R9, CX
+	ADCQ    R10, R8
+	ADCQ    $0x00, R13
+	ADCQ    DX, R15
+	MOVQ    neg+16(FP), R11
+	TESTQ   R11, R11
+	CMOVQEQ 288(SP), CX
+	CMOVQEQ 296(SP), R8
+	CMOVQEQ 304(SP), R13
+	CMOVQEQ 312(SP), R15
+	SUBQ    224(SP), CX
+	SBBQ    232(SP), R8
+	SBBQ    240(SP), R13
+	SBBQ    248(SP), R15
+	SBBQ    R14, R14
+	MOVL    $0xffffffff, AX
+	ANDQ    R14, AX
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R14, DX
+	ADDQ    R14, CX
+	ADCQ    AX, R8
+	ADCQ    $0x00, R13
+	ADCQ    DX, R15
+	MOVQ    CX, 288(SP)
+	MOVQ    R8, 296(SP)
+	MOVQ    R13, 304(SP)
+	MOVQ    R15, 312(SP)
+
+	// HH = H²
+	// Square: x[0]² first; its low half is the first quotient digit.
+	MOVQ  256(SP), DX
+	MULXQ DX, BX, R8
+
+	// x[0]·x[1..3] into t[1..4],
+	MULXQ 264(SP), R12, SI
+	MULXQ 272(SP), CX, R9
+	ADDQ  CX, SI
+	MULXQ 280(SP), CX, R10
+	ADCQ  CX, R9
+	ADCQ  $0x00, R10
+
+	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
+	MOVQ  264(SP), DX
+	MULXQ 272(SP), R13, R15
+	MULXQ 280(SP), CX, R11
+	ADDQ  CX, R15
+	MOVQ  272(SP), DX
+	MULXQ 280(SP), CX, R14
+	ADCQ  CX, R11
+	ADCQ  $0x00, R14
+
+	// and their sum in t[1..6].
+	ADDQ R13, R9
+	ADCQ R15, R10
+	ADCQ $0x00, R11
+	ADCQ $0x00, R14
+
+	// Double them on CF and add the squares x[i]² on OF.
+	XORL  R13, R13
+	ADCXQ R12, R12
+	ADOXQ R8, R12
+	MOVQ  264(SP), DX
+	MULXQ DX, CX, R15
+	ADCXQ SI, SI
+	ADOXQ CX, SI
+	ADCXQ R9, R9
+	ADOXQ R15, R9
+	MOVQ  272(SP), DX
+	MULXQ DX, CX, R15
+	ADCXQ R10, R10
+	ADOXQ CX, R10
+	ADCXQ R11, R11
+	ADOXQ R15, R11
+	MOVQ  280(SP), DX
+	MULXQ DX, CX, AX
+	ADCXQ R14, R14
+	ADOXQ CX, R14
+	ADCXQ R13, AX
+	ADOXQ R13, AX
+
+	// Reduction round 0: u = u/2^64 + A(u[0]).
+	MOVQ BX, CX
+	SHLQ $0x20, CX
+	MOVQ BX, R8
+	SHRQ $0x20, R8
+	MOVQ BX, R13
+	SUBQ CX, BX
+	SBBQ R8, R13
+	ADDQ CX, R12
+	ADCQ R8, SI
+	ADCQ BX, R9
+	ADCQ $0x00, R13
+
+	// Reduction round 1: u = u/2^64 + A(u[0]).
+	MOVQ R12, R15
+	SHLQ $0x20, R15
+	MOVQ R12, CX
+	SHRQ $0x20, CX
+	MOVQ R12, R8
+	SUBQ R15, R12
+	SBBQ CX, R8
+	ADDQ R15, SI
+	ADCQ CX, R9
+	ADCQ R12, R13
+	ADCQ $0x00, R8
+
+	// Reduction round 2: u = u/2^64 + A(u[0]).
+	MOVQ SI, BX
+	SHLQ $0x20, BX
+	MOVQ SI, R15
+	SHRQ $0x20, R15
+	MOVQ SI, CX
+	SUBQ BX, SI
+	SBBQ R15, CX
+	ADDQ BX, R9
+	ADCQ R15, R13
+	ADCQ SI, R8
+	ADCQ $0x00, CX
+
+	// Reduction round 3: u = u/2^64 + A(u[0]).
+	MOVQ R9, R12
+	SHLQ $0x20, R12
+	MOVQ R9, BX
+	SHRQ $0x20, BX
+	MOVQ R9, R15
+	SUBQ R12, R9
+	SBBQ BX, R15
+	ADDQ R12, R13
+	ADCQ BX, R8
+	ADCQ R9, CX
+	ADCQ $0x00, R15
+
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
+	MOVQ    R10, SI
+	MOVQ    R11, R12
+	MOVQ    R14, BX
+	MOVQ    AX, R9
+	SUBQ    $-1, SI
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R12
+	SBBQ    $0x00, BX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R9
+	XORL    DX, DX
+	ADOXQ   R13, SI
+	ADCXQ   R10, R13
+	ADOXQ   R8, R12
+	ADCXQ   R11, R8
+	ADOXQ   CX, BX
+	ADCXQ   R14, CX
+	ADOXQ   R15, R9
+	ADCXQ   AX, R15
+	CMOVQOC R13, SI
+	CMOVQOC R8, R12
+	CMOVQOC CX, BX
+	CMOVQOC R15, R9
+	MOVQ    SI, 320(SP)
+	MOVQ    R12, 328(SP)
+	MOVQ    BX, 336(SP)
+	MOVQ    R9, 344(SP)
+
+	// Z3 = Z1·Z2·H
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  256(SP), DX
+	MULXQ 416(SP), R13, R8
+	MULXQ 424(SP), R11, CX
+	ADDQ  R11, R8
+	MULXQ 432(SP), R11, R15
+	ADCQ  R11, CX
+	MULXQ 440(SP), R11, R10
+	ADCQ  R11, R15
+	ADCQ  $0x00, R10
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  264(SP), DX
+	XORL  SI, SI
+	MULXQ 416(SP), R14, AX
+	ADCXQ R14, R8
+	ADOXQ AX, CX
+	MULXQ 424(SP), R14, AX
+	ADCXQ R14, CX
+	ADOXQ AX, R15
+	MULXQ 432(SP), R14, AX
+	ADCXQ R14, R15
+	ADOXQ AX, R10
+	MULXQ 440(SP), R14, R12
+	ADCXQ R14, R10
+	ADOXQ SI, R12
+	ADCXQ SI, R12
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R13, BX
+	SHLQ $0x20, BX
+	MOVQ R13, R9
+	SHRQ $0x20, R9
+	MOVQ R13, R11
+	SUBQ BX, R13
+	SBBQ R9, R11
+	ADDQ BX, R8
+	ADCQ R9, CX
+	ADCQ R13, R15
+	ADCQ R11, R10
+	ADCQ $0x00, R12
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  272(SP), DX
+	XORL  SI, SI
+	MULXQ 416(SP), R14, AX
+	ADCXQ R14, CX
+	ADOXQ AX, R15
+	MULXQ 424(SP), R14, AX
+	ADCXQ R14, R15
+	ADOXQ AX, R10
+	MULXQ 432(SP), R14, AX
+	ADCXQ R14, R10
+	ADOXQ AX, R12
+	MULXQ 440(SP), R14, BX
+	ADCXQ R14, R12
+	ADOXQ SI, BX
+	ADCXQ SI, BX
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R8, R9
+	SHLQ $0x20, R9
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	SUBQ R9, R8
+	SBBQ R13, R11
+	ADDQ R9, CX
+	ADCQ R13, R15
+	ADCQ R8, R10
+	ADCQ R11, R12
+	ADCQ $0x00, BX
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  280(SP), DX
+	XORL  SI, SI
+	MULXQ 416(SP), R14, AX
+	ADCXQ R14, R15
+	ADOXQ AX, R10
+	MULXQ 424(SP), R14, AX
+	ADCXQ R14, R10
+	ADOXQ AX, R12
+	MULXQ 432(SP), R14, AX
+	ADCXQ R14, R12
+	ADOXQ AX, BX
+	MULXQ 440(SP), R14, R9
+	ADCXQ R14, BX
+	ADOXQ SI, R9
+	ADCXQ SI, R9
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ CX, R13
+	SHLQ $0x20, R13
+	MOVQ CX, R8
+	SHRQ $0x20, R8
+	MOVQ CX, R11
+	SUBQ R13, CX
+	SBBQ R8, R11
+	ADDQ R13, R15
+	ADCQ R8, R10
+	ADCQ CX, R12
+	ADCQ R11, BX
+	ADCQ $0x00, R9
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R15, R14
+	SHLQ $0x20, R14
+	MOVQ R15, AX
+	SHRQ $0x20, AX
+	MOVQ R15, SI
+	SUBQ R14, R15
+	SBBQ AX, SI
+	ADDQ R14, R10
+	ADCQ AX, R12
+	ADCQ R15, BX
+	ADCQ SI, R9
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R13, R13
+	MOVQ    R10, R8
+	MOVQ    R12, CX
+	MOVQ    BX, R11
+	MOVQ    R9, R14
+	SUBQ    $-1, R8
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, CX
+	SBBQ    $0x00, R11
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R14
+	SBBQ    $0x00, R13
+	CMOVQCS R10, R8
+	CMOVQCS R12, CX
+	CMOVQCS BX, R11
+	CMOVQCS R9, R14
+	MOVQ    R8, 64(DI)
+	MOVQ    CX, 72(DI)
+	MOVQ    R11, 80(DI)
+	MOVQ    R14, 88(DI)
+
+	// V = U1·HH, HHH = HH·H
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  320(SP), DX
+	MULXQ 192(SP), AX, R15
+	MULXQ 200(SP), BX, SI
+	ADDQ  BX, R15
+	MULXQ 208(SP), BX, R10
+	ADCQ  BX, SI
+	MULXQ 216(SP), BX, R12
+	ADCQ  BX, R10
+	ADCQ  $0x00, R12
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  328(SP), DX
+	XORL  R8, R8
+	MULXQ 192(SP), R9, R13
+	ADCXQ R9, R15
+	ADOXQ R13, SI
+	MULXQ 200(SP), R9, R13
+	ADCXQ R9, SI
+	ADOXQ R13, R10
+	MULXQ 208(SP), R9, R13
+	ADCXQ R9, R10
+	ADOXQ R13, R12
+	MULXQ 216(SP), R9, CX
+	ADCXQ R9, R12
+	ADOXQ R8, CX
+	ADCXQ R8, CX
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ AX, R11
+	SHLQ $0x20, R11
+	MOVQ AX, R14
+	SHRQ $0x20, R14
+	MOVQ AX, BX
+	SUBQ R11, AX
+	SBBQ R14, BX
+	ADDQ R11, R15
+	ADCQ R14, SI
+	ADCQ AX, R10
+	ADCQ BX, R12
+	ADCQ $0x00, CX
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  336(SP), DX
+	XORL  R8, R8
+	MULXQ 192(SP), R9, R13
+	ADCXQ R9, SI
+	ADOXQ R13, R10
+	MULXQ 200(SP), R9, R13
+	ADCXQ R9, R10
+	ADOXQ R13, R12
+	MULXQ 208(SP), R9, R13
+	ADCXQ R9, R12
+	ADOXQ R13, CX
+	MULXQ 216(SP), R9, R11
+	ADCXQ R9, CX
+	ADOXQ R8, R11
+	ADCXQ R8, R11
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R15, R14
+	SHLQ $0x20, R14
+	MOVQ R15, AX
+	SHRQ $0x20, AX
+	MOVQ R15, BX
+	SUBQ R14, R15
+	SBBQ AX, BX
+	ADDQ R14, SI
+	ADCQ AX, R10
+	ADCQ R15, R12
+	ADCQ BX, CX
+	ADCQ $0x00, R11
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  344(SP), DX
+	XORL  R8, R8
+	MULXQ 192(SP), R9, R13
+	ADCXQ R9, R10
+	ADOXQ R13, R12
+	MULXQ 200(SP), R9, R13
+	ADCXQ R9, R12
+	ADOXQ R13, CX
+	MULXQ 208(SP), R9, R13
+	ADCXQ R9, CX
+	ADOXQ R13, R11
+	MULXQ 216(SP), R9, R14
+	ADCXQ R9, R11
+	ADOXQ R8, R14
+	ADCXQ R8, R14
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ SI, AX
+	SHLQ $0x20, AX
+	MOVQ SI, R15
+	SHRQ $0x20, R15
+	MOVQ SI, BX
+	SUBQ AX, SI
+	SBBQ R15, BX
+	ADDQ AX, R10
+	ADCQ R15, R12
+	ADCQ SI, CX
+	ADCQ BX, R11
+	ADCQ $0x00, R14
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R10, R9
+	SHLQ $0x20, R9
+	MOVQ R10, R13
+	SHRQ $0x20, R13
+	MOVQ R10, R8
+	SUBQ R9, R10
+	SBBQ R13, R8
+	ADDQ R9, R12
+	ADCQ R13, CX
+	ADCQ R10, R11
+	ADCQ R8, R14
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    AX, AX
+	MOVQ    R12, R15
+	MOVQ    CX, SI
+	MOVQ    R11, BX
+	MOVQ    R14, R9
+	SUBQ    $-1, R15
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, SI
+	SBBQ    $0x00, BX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R9
+	SBBQ    $0x00, AX
+	CMOVQCS R12, R15
+	CMOVQCS CX, SI
+	CMOVQCS R11, BX
+	CMOVQCS R14, R9
+	MOVQ    R15, 384(SP)
+	MOVQ    SI, 392(SP)
+	MOVQ    BX, 400(SP)
+	MOVQ    R9, 408(SP)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  256(SP), DX
+	MULXQ 320(SP), R13, R10
+	MULXQ 328(SP), R11, R8
+	ADDQ  R11, R10
+	MULXQ 336(SP), R11, R12
+	ADCQ  R11, R8
+	MULXQ 344(SP), R11, CX
+	ADCQ  R11, R12
+	ADCQ  $0x00, CX
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  264(SP), DX
+	XORL  R15, R15
+	MULXQ 320(SP), R14, AX
+	ADCXQ R14, R10
+	ADOXQ AX, R8
+	MULXQ 328(SP), R14, AX
+	ADCXQ R14, R8
+	ADOXQ AX, R12
+	MULXQ 336(SP), R14, AX
+	ADCXQ R14, R12
+	ADOXQ AX, CX
+	MULXQ 344(SP), R14, SI
+	ADCXQ R14, CX
+	ADOXQ R15, SI
+	ADCXQ R15, SI
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R13, BX
+	SHLQ $0x20, BX
+	MOVQ R13, R9
+	SHRQ $0x20, R9
+	MOVQ R13, R11
+	SUBQ BX, R13
+	SBBQ R9, R11
+	ADDQ BX, R10
+	ADCQ R9, R8
+	ADCQ R13, R12
+	ADCQ R11, CX
+	ADCQ $0x00, SI
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  272(SP), DX
+	XORL  R15, R15
+	MULXQ 320(SP), R14, AX
+	ADCXQ R14, R8
+	ADOXQ AX, R12
+	MULXQ 328(SP), R14, AX
+	ADCXQ R14, R12
+	ADOXQ AX, CX
+	MULXQ 336(SP), R14, AX
+	ADCXQ R14, CX
+	ADOXQ AX, SI
+	MULXQ 344(SP), R14, BX
+	ADCXQ R14, SI
+	ADOXQ R15, BX
+	ADCXQ R15, BX
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R10, R9
+	SHLQ $0x20, R9
+	MOVQ R10, R13
+	SHRQ $0x20, R13
+	MOVQ R10, R11
+	SUBQ R9, R10
+	SBBQ R13, R11
+	ADDQ R9, R8
+	ADCQ R13, R12
+	ADCQ R10, CX
+	ADCQ R11, SI
+	ADCQ $0x00, BX
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  280(SP), DX
+	XORL  R15, R15
+	MULXQ 320(SP), R14, AX
+	ADCXQ R14, R12
+	ADOXQ AX, CX
+	MULXQ 328(SP), R14, AX
+	ADCXQ R14, CX
+	ADOXQ AX, SI
+	MULXQ 336(SP), R14, AX
+	ADCXQ R14, SI
+	ADOXQ AX, BX
+	MULXQ 344(SP), R14, R9
+	ADCXQ R14, BX
+	ADOXQ R15, R9
+	ADCXQ R15, R9
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R8, R13
+	SHLQ $0x20, R13
+	MOVQ R8, R10
+	SHRQ $0x20, R10
+	MOVQ R8, R11
+	SUBQ R13, R8
+	SBBQ R10, R11
+	ADDQ R13, R12
+	ADCQ R10, CX
+	ADCQ R8, SI
+	ADCQ R11, BX
+	ADCQ $0x00, R9
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R12, R14
+	SHLQ $0x20, R14
+	MOVQ R12, AX
+	SHRQ $0x20, AX
+	MOVQ R12, R15
+	SUBQ R14, R12
+	SBBQ AX, R15
+	ADDQ R14, CX
+	ADCQ AX, SI
+	ADCQ R12, BX
+	ADCQ R15, R9
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R13, R13
+	MOVQ    CX, R10
+	MOVQ    SI, R8
+	MOVQ    BX, R11
+	MOVQ    R9, R14
+	SUBQ    $-1, R10
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R8
+	SBBQ    $0x00, R11
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R14
+	SBBQ    $0x00, R13
+	CMOVQCS CX, R10
+	CMOVQCS SI, R8
+	CMOVQCS BX, R11
+	CMOVQCS R9, R14
+	MOVQ    R10, 352(SP)
+	MOVQ    R8, 360(SP)
+	MOVQ    R11, 368(SP)
+	MOVQ    R14, 376(SP)
+
+	// X3 = r² - HHH - 2V
+	// Square: x[0]² first; its low half is the first quotient digit.
+	MOVQ  288(SP), DX
+	MULXQ DX, AX, R8
+
+	// x[0]·x[1..3] into t[1..4],
+	MULXQ 296(SP), R12, R15
+	MULXQ 304(SP), R10, CX
+	ADDQ  R10, R15
+	MULXQ 312(SP), R10, SI
+	ADCQ  R10, CX
+	ADCQ  $0x00, SI
+
+	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
+	MOVQ  296(SP), DX
+	MULXQ 304(SP), R11, R14
+	MULXQ 312(SP), R10, BX
+	ADDQ  R10, R14
+	MOVQ  304(SP), DX
+	MULXQ 312(SP), R10, R9
+	ADCQ  R10, BX
+	ADCQ  $0x00, R9
+
+	// and their sum in t[1..6].
+	ADDQ R11, CX
+	ADCQ R14, SI
+	ADCQ $0x00, BX
+	ADCQ $0x00, R9
+
+	// Double them on CF and add the squares x[i]² on OF.
+	XORL  R11, R11
+	ADCXQ R12, R12
+	ADOXQ R8, R12
+	MOVQ  296(SP), DX
+	MULXQ DX, R10, R14
+	ADCXQ R15, R15
+	ADOXQ R10, R15
+	ADCXQ CX, CX
+	ADOXQ R14, CX
+	MOVQ  304(SP), DX
+	MULXQ DX, R10, R14
+	ADCXQ SI, SI
+	ADOXQ R10, SI
+	ADCXQ BX, BX
+	ADOXQ R14, BX
+	MOVQ  312(SP), DX
+	MULXQ DX, R10, R13
+	ADCXQ R9, R9
+	ADOXQ R10, R9
+	ADCXQ R11, R13
+	ADOXQ R11, R13
+
+	// Reduction round 0: u = u/2^64 + A(u[0]).
+	MOVQ AX, R10
+	SHLQ $0x20, R10
+	MOVQ AX, R8
+	SHRQ $0x20, R8
+	MOVQ AX, R11
+	SUBQ R10, AX
+	SBBQ R8, R11
+	ADDQ R10, R12
+	ADCQ R8, R15
+	ADCQ AX, CX
+	ADCQ $0x00, R11
+
+	// Reduction round 1: u = u/2^64 + A(u[0]).
+	MOVQ R12, R14
+	SHLQ $0x20, R14
+	MOVQ R12, R10
+	SHRQ $0x20, R10
+	MOVQ R12, R8
+	SUBQ R14, R12
+	SBBQ R10, R8
+	ADDQ R14, R15
+	ADCQ R10, CX
+	ADCQ R12, R11
+	ADCQ $0x00, R8
+
+	// Reduction round 2: u = u/2^64 + A(u[0]).
+	MOVQ R15, AX
+	SHLQ $0x20, AX
+	MOVQ R15, R14
+	SHRQ $0x20, R14
+	MOVQ R15, R10
+	SUBQ AX, R15
+	SBBQ R14, R10
+	ADDQ AX, CX
+	ADCQ R14, R11
+	ADCQ R15, R8
+	ADCQ $0x00, R10
+
+	// Reduction round 3: u = u/2^64 + A(u[0]).
+	MOVQ CX, R12
+	SHLQ $0x20, R12
+	MOVQ CX, AX
+	SHRQ $0x20, AX
+	MOVQ CX, R14
+	SUBQ R12, CX
+	SBBQ AX, R14
+	ADDQ R12, R11
+	ADCQ AX, R8
+	ADCQ CX, R10
+	ADCQ $0x00, R14
+
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
+	MOVQ    SI, R15
+	MOVQ    BX, R12
+	MOVQ    R9, AX
+	MOVQ    R13, CX
+	SUBQ    $-1, R15
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R12
+	SBBQ    $0x00, AX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, CX
+	XORL    DX, DX
+	ADOXQ   R11, R15
+	ADCXQ   SI, R11
+	ADOXQ   R8, R12
+	ADCXQ   BX, R8
+	ADOXQ   R10, AX
+	ADCXQ   R9, R10
+	ADOXQ   R14, CX
+	ADCXQ   R13, R14
+	CMOVQOC R11, R15
+	CMOVQOC R8, R12
+	CMOVQOC R10, AX
+	CMOVQOC R14, CX
+	SUBQ    352(SP), R15
+	SBBQ    360(SP), R12
+	SBBQ    368(SP), AX
+	SBBQ    376(SP), CX
+	SBBQ    R11, R11
+	MOVL    $0xffffffff, R8
+	ANDQ    R11, R8
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R11, DX
+	ADDQ    R11, R15
+	ADCQ    R8, R12
+	ADCQ    $0x00, AX
+	ADCQ    DX, CX
+	SUBQ    384(SP), R15
+	SBBQ    392(SP), R12
+	SBBQ    400(SP), AX
+	SBBQ    408(SP), CX
+	SBBQ    R10, R10
+	MOVL    $0xffffffff, R14
+	ANDQ    R10, R14
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R10, DX
+	ADDQ    R10, R15
+	ADCQ    R14, R12
+	ADCQ    $0x00, AX
+	ADCQ    DX, CX
+	SUBQ    384(SP), R15
+	SBBQ    392(SP), R12
+	SBBQ    400(SP), AX
+	SBBQ    408(SP), CX
+	SBBQ    SI, SI
+	MOVL    $0xffffffff, BX
+	ANDQ    SI, BX
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    SI, DX
+	ADDQ    SI, R15
+	ADCQ    BX, R12
+	ADCQ    $0x00, AX
+	ADCQ    DX, CX
+	MOVQ    R15, (DI)
+	MOVQ    R12, 8(DI)
+	MOVQ    AX, 16(DI)
+	MOVQ    CX, 24(DI)
+
+	// T = V - X3
+	MOVQ 384(SP), R9
+	MOVQ 392(SP), R13
+	MOVQ 400(SP), R11
+	MOVQ 408(SP), R8
+	SUBQ R15, R9
+	SBBQ R12, R13
+	SBBQ AX, R11
+	SBBQ CX, R8
+	SBBQ R10, R10
+	MOVL $0xffffffff, R14
+	ANDQ R10, R14
+	MOVQ $0xffffffff00000001, DX
+	ANDQ R10, DX
+	ADDQ R10, R9
+	ADCQ R14, R13
+	ADCQ $0x00, R11
+	ADCQ DX, R8
+	MOVQ R9, 416(SP)
+	MOVQ R13, 424(SP)
+	MOVQ R11, 432(SP)
+	MOVQ R8, 440(SP)
+
+	// HHH = HHH·S1, Y3 = r·T - HHH
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  224(SP), DX
+	MULXQ 352(SP), SI, BX
+	MULXQ 360(SP), R13, R10
+	ADDQ  R13, BX
+	MULXQ 368(SP), R13, R14
+	ADCQ  R13, R10
+	MULXQ 376(SP), R13, R9
+	ADCQ  R13, R14
+	ADCQ  $0x00, R9
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  232(SP), DX
+	XORL  R15, R15
+	MULXQ 352(SP), R11, R8
+	ADCXQ R11, BX
+	ADOXQ R8, R10
+	MULXQ 360(SP), R11, R8
+	ADCXQ R11, R10
+	ADOXQ R8, R14
+	MULXQ 368(SP), R11, R8
+	ADCXQ R11, R14
+	ADOXQ R8, R9
+	MULXQ 376(SP), R11, R12
+	ADCXQ R11, R9
+	ADOXQ R15, R12
+	ADCXQ R15, R12
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ SI, AX
+	SHLQ $0x20, AX
+	MOVQ SI, CX
+	SHRQ $0x20, CX
+	MOVQ SI, R13
+	SUBQ AX, SI
+	SBBQ CX, R13
+	ADDQ AX, BX
+	ADCQ CX, R10
+	ADCQ SI, R14
+	ADCQ R13, R9
+	ADCQ $0x00, R12
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  240(SP), DX
+	XORL  R15, R15
+	MULXQ 352(SP), R11, R8
+	ADCXQ R11, R10
+	ADOXQ R8, R14
+	MULXQ 360(SP), R11, R8
+	ADCXQ R11, R14
+	ADOXQ R8, R9
+	MULXQ 368(SP), R11, R8
+	ADCXQ R11, R9
+	ADOXQ R8, R12
+	MULXQ 376(SP), R11, AX
+	ADCXQ R11, R12
+	ADOXQ R15, AX
+	ADCXQ R15, AX
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ BX, CX
+	SHLQ $0x20, CX
+	MOVQ BX, SI
+	SHRQ $0x20, SI
+	MOVQ BX, R13
+	SUBQ CX, BX
+	SBBQ SI, R13
+	ADDQ CX, R10
+	ADCQ SI, R14
+	ADCQ BX, R9
+	ADCQ R13, R12
+	ADCQ $0x00, AX
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  248(SP), DX
+	XORL  R15, R15
+	MULXQ 352(SP), R11, R8
+	ADCXQ R11, R14
+	ADOXQ R8, R9
+	MULXQ 360(SP), R11, R8
+	ADCXQ R11, R9
+	ADOXQ R8, R12
+	MULXQ 368(SP), R11, R8
+	ADCXQ R11, R12
+	ADOXQ R8, AX
+	MULXQ 376(SP), R11, CX
+	ADCXQ R11, AX
+	ADOXQ R15, CX
+	ADCXQ R15, CX
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R10, SI
+	SHLQ $0x20, SI
+	MOVQ R10, BX
+	SHRQ $0x20, BX
+	MOVQ R10, R13
+	SUBQ SI, R10
+	SBBQ BX, R13
+	ADDQ SI, R14
+	ADCQ BX, R9
+	ADCQ R10, R12
+	ADCQ R13, AX
+	ADCQ $0x00, CX
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R14, R11
+	SHLQ $0x20, R11
+	MOVQ R14, R8
+	SHRQ $0x20, R8
+	MOVQ R14, R15
+	SUBQ R11, R14
+	SBBQ R8, R15
+	ADDQ R11, R9
+	ADCQ R8, R12
+	ADCQ R14, AX
+	ADCQ R15, CX
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    SI, SI
+	MOVQ    R9, BX
+	MOVQ    R12, R10
+	MOVQ    AX, R13
+	MOVQ    CX, R11
+	SUBQ    $-1, BX
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R10
+	SBBQ    $0x00, R13
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R11
+	SBBQ    $0x00, SI
+	CMOVQCS R9, BX
+	CMOVQCS R12, R10
+	CMOVQCS AX, R13
+	CMOVQCS CX, R11
+	MOVQ    BX, 352(SP)
+	MOVQ    R10, 360(SP)
+	MOVQ    R13, 368(SP)
+	MOVQ    R11, 376(SP)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  416(SP), DX
+	MULXQ 288(SP), R8, R14
+	MULXQ 296(SP), AX, R15
+	ADDQ  AX, R14
+	MULXQ 304(SP), AX, R9
+	ADCQ  AX, R15
+	MULXQ 312(SP), AX, R12
+	ADCQ  AX, R9
+	ADCQ  $0x00, R12
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  424(SP), DX
+	XORL  BX, BX
+	MULXQ 288(SP), CX, SI
+	ADCXQ CX, R14
+	ADOXQ SI, R15
+	MULXQ 296(SP), CX, SI
+	ADCXQ CX, R15
+	ADOXQ SI, R9
+	MULXQ 304(SP), CX, SI
+	ADCXQ CX, R9
+	ADOXQ SI, R12
+	MULXQ 312(SP), CX, R10
+	ADCXQ CX, R12
+	ADOXQ BX, R10
+	ADCXQ BX, R10
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R8, R13
+	SHLQ $0x20, R13
+	MOVQ R8, R11
+	SHRQ $0x20, R11
+	MOVQ R8, AX
+	SUBQ R13, R8
+	SBBQ R11, AX
+	ADDQ R13, R14
+	ADCQ R11, R15
+	ADCQ R8, R9
+	ADCQ AX, R12
+	ADCQ $0x00, R10
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  432(SP), DX
+	XORL  BX, BX
+	MULXQ 288(SP), CX, SI
+	ADCXQ CX, R15
+	ADOXQ SI, R9
+	MULXQ 296(SP), CX, SI
+	ADCXQ CX, R9
+	ADOXQ SI, R12
+	MULXQ 304(SP), CX, SI
+	ADCXQ CX, R12
+	ADOXQ SI, R10
+	MULXQ 312(SP), CX, R13
+	ADCXQ CX, R10
+	ADOXQ BX, R13
+	ADCXQ BX, R13
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R14, R11
+	SHLQ $0x20, R11
+	MOVQ R14, R8
+	SHRQ $0x20, R8
+	MOVQ R14, AX
+	SUBQ R11, R14
+	SBBQ R8, AX
+	ADDQ R11, R15
+	ADCQ R8, R9
+	ADCQ R14, R12
+	ADCQ AX, R10
+	ADCQ $0x00, R13
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  440(SP), DX
+	XORL  BX, BX
+	MULXQ 288(SP), CX, SI
+	ADCXQ CX, R9
+	ADOXQ SI, R12
+	MULXQ 296(SP), CX, SI
+	ADCXQ CX, R12
+	ADOXQ SI, R10
+	MULXQ 304(SP), CX, SI
+	ADCXQ CX, R10
+	ADOXQ SI, R13
+	MULXQ 312(SP), CX, R11
+	ADCXQ CX, R13
+	ADOXQ BX, R11
+	ADCXQ BX, R11
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R15, R8
+	SHLQ $0x20, R8
+	MOVQ R15, R14
+	SHRQ $0x20, R14
+	MOVQ R15, AX
+	SUBQ R8, R15
+	SBBQ R14, AX
+	ADDQ R8, R9
+	ADCQ R14, R12
+	ADCQ R15, R10
+	ADCQ AX, R13
+	ADCQ $0x00, R11
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R9, CX
+	SHLQ $0x20, CX
+	MOVQ R9, SI
+	SHRQ $0x20, SI
+	MOVQ R9, BX
+	SUBQ CX, R9
+	SBBQ SI, BX
+	ADDQ CX, R12
+	ADCQ SI, R10
+	ADCQ R9, R13
+	ADCQ BX, R11
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R8, R8
+	MOVQ    R12, R14
+	MOVQ    R10, R15
+	MOVQ    R13, AX
+	MOVQ    R11, CX
+	SUBQ    $-1, R14
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R15
+	SBBQ    $0x00, AX
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, CX
+	SBBQ    $0x00, R8
+	CMOVQCS R12, R14
+	CMOVQCS R10, R15
+	CMOVQCS R13, AX
+	CMOVQCS R11, CX
+	SUBQ    352(SP), R14
+	SBBQ    360(SP), R15
+	SBBQ    368(SP), AX
+	SBBQ    376(SP), CX
+	SBBQ    SI, SI
+	MOVL    $0xffffffff, R9
+	ANDQ    SI, R9
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    SI, DX
+	ADDQ    SI, R14
+	ADCQ    R9, R15
+	ADCQ    $0x00, AX
+	ADCQ    DX, CX
+	MOVQ    R14, 32(DI)
+	MOVQ    R15, 40(DI)
+	MOVQ    AX, 48(DI)
+	MOVQ    CX, 56(DI)
+	XORL    BX, BX
+	MOVQ    BX, hZero+24(FP)
+	RET
+
+hzero:
+	MOVL $0x00000001, BX
+	MOVQ BX, hZero+24(FP)
+	RET
+
+// func addCoZADX(p *[12]uint64, q *[12]uint64)
+// Requires: ADX, BMI2, CMOV
+TEXT ·addCoZADX(SB), NOSPLIT, $288-16
+	MOVQ p+0(FP), DI
+
+	// Copy q's Xq and Yq to the frame.
+	MOVQ q+8(FP), AX
+	MOVQ (AX), DX
+	MOVQ DX, (SP)
+	MOVQ 8(AX), DX
+	MOVQ DX, 8(SP)
+	MOVQ 16(AX), DX
+	MOVQ DX, 16(SP)
+	MOVQ 24(AX), DX
+	MOVQ DX, 24(SP)
+	MOVQ 32(AX), DX
+	MOVQ DX, 32(SP)
+	MOVQ 40(AX), DX
+	MOVQ DX, 40(SP)
+	MOVQ 48(AX), DX
+	MOVQ DX, 48(SP)
+	MOVQ 56(AX), DX
+	MOVQ DX, 56(SP)
+
+	// DX = Xp - Xq, DY = Yp - Yq
+	MOVQ (DI), BX
+	MOVQ 8(DI), CX
+	MOVQ 16(DI), SI
+	MOVQ 24(DI), R8
+	SUBQ (SP), BX
+	SBBQ 8(SP), CX
+	SBBQ 16(SP), SI
+	SBBQ 24(SP), R8
+	SBBQ R9, R9
+	MOVL $0xffffffff, R10
+	ANDQ R9, R10
+	MOVQ $0xffffffff00000001, DX
+	ANDQ R9, DX
+	ADDQ R9, BX
+	ADCQ R10, CX
+	ADCQ $0x00, SI
+	ADCQ DX, R8
+	MOVQ BX, 64(SP)
+	MOVQ CX, 72(SP)
+	MOVQ SI, 80(SP)
+	MOVQ R8, 88(SP)
+	MOVQ 32(DI), R11
+	MOVQ 40(DI), R12
+	MOVQ 48(DI), R13
+	MOVQ 56(DI), R14
+	SUBQ 32(SP), R11
+	SBBQ 40(SP), R12
+	SBBQ 48(SP), R13
+	SBBQ 56(SP), R14
+	SBBQ R15, R15
+	MOVL $0xffffffff, AX
+	ANDQ R15, AX
+	MOVQ $0xffffffff00000001, DX
+	ANDQ R15, DX
+	ADDQ R15, R11
+	ADCQ AX, R12
+	ADCQ $0x00, R13
+	ADCQ DX, R14
+	MOVQ R11, 96(SP)
+	MOVQ R12, 104(SP)
+	MOVQ R13, 112(SP)
+	MOVQ R14, 120(SP)
+
+	// A = DX², Z3 = Z·DX, B = Xq·A
+	// Square: x[0]² first; its low half is the first quotient digit.
+	MOVQ  64(SP), DX
+	MULXQ DX, R9, R12
+
+	// x[0]·x[1..3] into t[1..4],
+	MULXQ 72(SP), R10, BX
+	MULXQ 80(SP), R11, CX
+	ADDQ  R11, BX
+	MULXQ 88(SP), R11, SI
+	ADCQ  R11, CX
+	ADCQ  $0x00, SI
+
+	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
+	MOVQ  72(SP), DX
+	MULXQ 80(SP), R13, R14
+	MULXQ 88(SP), R11, R8
+	ADDQ  R11, R14
+	MOVQ  80(SP), DX
+	MULXQ 88(SP), R11, R15
+	ADCQ  R11, R8
+	ADCQ  $0x00, R15
+
+	// and their sum in t[1..6].
+	ADDQ R13, CX
+	ADCQ R14, SI
+	ADCQ $0x00, R8
+	ADCQ $0x00, R15
+
+	// Double them on CF and add the squares x[i]² on OF.
+	XORL  R13, R13
+	ADCXQ R10, R10
+	ADOXQ R12, R10
+	MOVQ  72(SP), DX
+	MULXQ DX, R11, R14
+	ADCXQ BX, BX
+	ADOXQ R11, BX
+	ADCXQ CX, CX
+	ADOXQ R14, CX
+	MOVQ  80(SP), DX
+	MULXQ DX, R11, R14
+	ADCXQ SI, SI
+	ADOXQ R11, SI
+	ADCXQ R8, R8
+	ADOXQ R14, R8
+	MOVQ  88(SP), DX
+	MULXQ DX, R11, AX
+	ADCXQ R15, R15
+	ADOXQ R11, R15
+	ADCXQ R13, AX
+	ADOXQ R13, AX
+
+	// Reduction round 0: u = u/2^64 + A(u[0]).
+	MOVQ R9, R11
+	SHLQ $0x20, R11
+	MOVQ R9, R12
+	SHRQ $0x20, R12
+	MOVQ R9, R13
+	SUBQ R11, R9
+	SBBQ R12, R13
+	ADDQ R11, R10
+	ADCQ R12, BX
+	ADCQ R9, CX
+	ADCQ $0x00, R13
+
+	// Reduction round 1: u = u/2^64 + A(u[0]).
+	MOVQ R10, R14
+	SHLQ $0x20, R14
+	MOVQ R10, R11
+	SHRQ $0x20, R11
+	MOVQ R10, R12
+	SUBQ R14, R10
+	SBBQ R11, R12
+	ADDQ R14, BX
+	ADCQ R11, CX
+	ADCQ R10, R13
+	ADCQ $0x00, R12
+
+	// Reduction round 2: u = u/2^64 + A(u[0]).
+	MOVQ BX, R9
+	SHLQ $0x20, R9
+	MOVQ BX, R14
+	SHRQ $0x20, R14
+	MOVQ BX, R11
+	SUBQ R9, BX
+	SBBQ R14, R11
+	ADDQ R9, CX
+	ADCQ R14, R13
+	ADCQ BX, R12
+	ADCQ $0x00, R11
+
+	// Reduction round 3: u = u/2^64 + A(u[0]).
+	MOVQ CX, R10
+	SHLQ $0x20, R10
+	MOVQ CX, R9
+	SHRQ $0x20, R9
+	MOVQ CX, R14
+	SUBQ R10, CX
+	SBBQ R9, R14
+	ADDQ R10, R13
+	ADCQ R9, R12
+	ADCQ CX, R11
+	ADCQ $0x00, R14
+
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
+	MOVQ    SI, BX
+	MOVQ    R8, R10
+	MOVQ    R15, R9
+	MOVQ    AX, CX
+	SUBQ    $-1, BX
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R10
+	SBBQ    $0x00, R9
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, CX
+	XORL    DX, DX
+	ADOXQ   R13, BX
+	ADCXQ   SI, R13
+	ADOXQ   R12, R10
+	ADCXQ   R8, R12
+	ADOXQ   R11, R9
+	ADCXQ   R15, R11
+	ADOXQ   R14, CX
+	ADCXQ   AX, R14
+	CMOVQOC R13, BX
+	CMOVQOC R12, R10
+	CMOVQOC R11, R9
+	CMOVQOC R14, CX
+	MOVQ    BX, 128(SP)
+	MOVQ    R10, 136(SP)
+	MOVQ    R9, 144(SP)
+	MOVQ    CX, 152(SP)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  64(SP), DX
+	MULXQ 64(DI), R13, R12
+	MULXQ 72(DI), R8, R11
+	ADDQ  R8, R12
+	MULXQ 80(DI), R8, R14
+	ADCQ  R8, R11
+	MULXQ 88(DI), R8, SI
+	ADCQ  R8, R14
+	ADCQ  $0x00, SI
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  72(SP), DX
+	XORL  BX, BX
+	MULXQ 64(DI), R15, AX
+	ADCXQ R15, R12
+	ADOXQ AX, R11
+	MULXQ 72(DI), R15, AX
+	ADCXQ R15, R11
+	ADOXQ AX, R14
+	MULXQ 80(DI), R15, AX
+	ADCXQ R15, R14
+	ADOXQ AX, SI
+	MULXQ 88(DI), R15, R10
+	ADCXQ R15, SI
+	ADOXQ BX, R10
+	ADCXQ BX, R10
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R13, R9
+	SHLQ $0x20, R9
+	MOVQ R13, CX
+	SHRQ $0x20, CX
+	MOVQ R13, R8
+	SUBQ R9, R13
+	SBBQ CX, R8
+	ADDQ R9, R12
+	ADCQ CX, R11
+	ADCQ R13, R14
+	ADCQ R8, SI
+	ADCQ $0x00, R10
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  80(SP), DX
+	XORL  BX, BX
+	MULXQ 64(DI), R15, AX
+	ADCXQ R15, R11
+	ADOXQ AX, R14
+	MULXQ 72(DI), R15, AX
+	ADCXQ R15, R14
+	ADOXQ AX, SI
+	MULXQ 80(DI), R15, AX
+	ADCXQ R15, SI
+	ADOXQ AX, R10
+	MULXQ 88(DI), R15, R9
+	ADCXQ R15, R10
+	ADOXQ BX, R9
+	ADCXQ BX, R9
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R12, CX
+	SHLQ $0x20, CX
+	MOVQ R12, R13
+	SHRQ $0x20, R13
+	MOVQ R12, R8
+	SUBQ CX, R12
+	SBBQ R13, R8
+	ADDQ CX, R11
+	ADCQ R13, R14
+	ADCQ R12, SI
+	ADCQ R8, R10
+	ADCQ $0x00, R9
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  88(SP), DX
+	XORL  BX, BX
+	MULXQ 64(DI), R15, AX
+	ADCXQ R15, R14
+	ADOXQ AX, SI
+	MULXQ 72(DI), R15, AX
+	ADCXQ R15, SI
+	ADOXQ AX, R10
+	MULXQ 80(DI), R15, AX
+	ADCXQ R15, R10
+	ADOXQ AX, R9
+	MULXQ 88(DI), R15, CX
+	ADCXQ R15, R9
+	ADOXQ BX, CX
+	ADCXQ BX, CX
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R11, R13
+	SHLQ $0x20, R13
+	MOVQ R11, R12
+	SHRQ $0x20, R12
+	MOVQ R11, R8
+	SUBQ R13, R11
+	SBBQ R12, R8
+	ADDQ R13, R14
+	ADCQ R12, SI
+	ADCQ R11, R10
+	ADCQ R8, R9
+	ADCQ $0x00, CX
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R14, R15
+	SHLQ $0x20, R15
+	MOVQ R14, AX
+	SHRQ $0x20, AX
+	MOVQ R14, BX
+	SUBQ R15, R14
+	SBBQ AX, BX
+	ADDQ R15, SI
+	ADCQ AX, R10
+	ADCQ R14, R9
+	ADCQ BX, CX
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R13, R13
+	MOVQ    SI, R12
+	MOVQ    R10, R11
+	MOVQ    R9, R8
+	MOVQ    CX, R15
+	SUBQ    $-1, R12
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R11
+	SBBQ    $0x00, R8
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R15
+	SBBQ    $0x00, R13
+	CMOVQCS SI, R12
+	CMOVQCS R10, R11
+	CMOVQCS R9, R8
+	CMOVQCS CX, R15
+	MOVQ    R12, 64(DI)
+	MOVQ    R11, 72(DI)
+	MOVQ    R8, 80(DI)
+	MOVQ    R15, 88(DI)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  128(SP), DX
+	MULXQ (SP), AX, R14
+	MULXQ 8(SP), R9, BX
+	ADDQ  R9, R14
+	MULXQ 16(SP), R9, SI
+	ADCQ  R9, BX
+	MULXQ 24(SP), R9, R10
+	ADCQ  R9, SI
+	ADCQ  $0x00, R10
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  136(SP), DX
+	XORL  R12, R12
+	MULXQ (SP), CX, R13
+	ADCXQ CX, R14
+	ADOXQ R13, BX
+	MULXQ 8(SP), CX, R13
+	ADCXQ CX, BX
+	ADOXQ R13, SI
+	MULXQ 16(SP), CX, R13
+	ADCXQ CX, SI
+	ADOXQ R13, R10
+	MULXQ 24(SP), CX, R11
+	ADCXQ CX, R10
+	ADOXQ R12, R11
+	ADCXQ R12, R11
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ AX, R8
+	SHLQ $0x20, R8
+	MOVQ AX, R15
+	SHRQ $0x20, R15
+	MOVQ AX, R9
+	SUBQ R8, AX
+	SBBQ R15, R9
+	ADDQ R8, R14
+	ADCQ R15, BX
+	ADCQ AX, SI
+	ADCQ R9, R10
+	ADCQ $0x00, R11
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  144(SP), DX
+	XORL  R12, R12
+	MULXQ (SP), CX, R13
+	ADCXQ CX, BX
+	ADOXQ R13, SI
+	MULXQ 8(SP), CX, R13
+	ADCXQ CX, SI
+	ADOXQ R13, R10
+	MULXQ 16(SP), CX, R13
+	ADCXQ CX, R10
+	ADOXQ R13, R11
+	MULXQ 24(SP), CX, R8
+	ADCXQ CX, R11
+	ADOXQ R12, R8
+	ADCXQ R12, R8
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R14, R15
+	SHLQ $0x20, R15
+	MOVQ R14, AX
+	SHRQ $0x20, AX
+	MOVQ R14, R9
+	SUBQ R15, R14
+	SBBQ AX, R9
+	ADDQ R15, BX
+	ADCQ AX, SI
+	ADCQ R14, R10
+	ADCQ R9, R11
+	ADCQ $0x00, R8
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  152(SP), DX
+	XORL  R12, R12
+	MULXQ (SP), CX, R13
+	ADCXQ CX, SI
+	ADOXQ R13, R10
+	MULXQ 8(SP), CX, R13
+	ADCXQ CX, R10
+	ADOXQ R13, R11
+	MULXQ 16(SP), CX, R13
+	ADCXQ CX, R11
+	ADOXQ R13, R8
+	MULXQ 24(SP), CX, R15
+	ADCXQ CX, R8
+	ADOXQ R12, R15
+	ADCXQ R12, R15
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ BX, AX
+	SHLQ $0x20, AX
+	MOVQ BX, R14
+	SHRQ $0x20, R14
+	MOVQ BX, R9
+	SUBQ AX, BX
+	SBBQ R14, R9
+	ADDQ AX, SI
+	ADCQ R14, R10
+	ADCQ BX, R11
+	ADCQ R9, R8
+	ADCQ $0x00, R15
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ SI, CX
+	SHLQ $0x20, CX
+	MOVQ SI, R13
+	SHRQ $0x20, R13
+	MOVQ SI, R12
+	SUBQ CX, SI
+	SBBQ R13, R12
+	ADDQ CX, R10
+	ADCQ R13, R11
+	ADCQ SI, R8
+	ADCQ R12, R15
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    AX, AX
+	MOVQ    R10, R14
+	MOVQ    R11, BX
+	MOVQ    R8, R9
+	MOVQ    R15, CX
+	SUBQ    $-1, R14
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, BX
+	SBBQ    $0x00, R9
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, CX
+	SBBQ    $0x00, AX
+	CMOVQCS R10, R14
+	CMOVQCS R11, BX
+	CMOVQCS R8, R9
+	CMOVQCS R15, CX
+	MOVQ    R14, 160(SP)
+	MOVQ    BX, 168(SP)
+	MOVQ    R9, 176(SP)
+	MOVQ    CX, 184(SP)
+
+	// T = DY², C = Xp·A
+	// Square: x[0]² first; its low half is the first quotient digit.
+	MOVQ  96(SP), DX
+	MULXQ DX, R13, BX
+
+	// x[0]·x[1..3] into t[1..4],
+	MULXQ 104(SP), SI, R12
+	MULXQ 112(SP), R14, R10
+	ADDQ  R14, R12
+	MULXQ 120(SP), R14, R11
+	ADCQ  R14, R10
+	ADCQ  $0x00, R11
+
+	// x[1]·x[2..3] + x[2]·x[3]·2^64 into b0, b1, t[5], t[6] (limbs 3..6),
+	MOVQ  104(SP), DX
+	MULXQ 112(SP), R9, CX
+	MULXQ 120(SP), R14, R8
+	ADDQ  R14, CX
+	MOVQ  112(SP), DX
+	MULXQ 120(SP), R14, R15
+	ADCQ  R14, R8
+	ADCQ  $0x00, R15
+
+	// and their sum in t[1..6].
+	ADDQ R9, R10
+	ADCQ CX, R11
+	ADCQ $0x00, R8
+	ADCQ $0x00, R15
+
+	// Double them on CF and add the squares x[i]² on OF.
+	XORL  R9, R9
+	ADCXQ SI, SI
+	ADOXQ BX, SI
+	MOVQ  104(SP), DX
+	MULXQ DX, R14, CX
+	ADCXQ R12, R12
+	ADOXQ R14, R12
+	ADCXQ R10, R10
+	ADOXQ CX, R10
+	MOVQ  112(SP), DX
+	MULXQ DX, R14, CX
+	ADCXQ R11, R11
+	ADOXQ R14, R11
+	ADCXQ R8, R8
+	ADOXQ CX, R8
+	MOVQ  120(SP), DX
+	MULXQ DX, R14, AX
+	ADCXQ R15, R15
+	ADOXQ R14, R15
+	ADCXQ R9, AX
+	ADOXQ R9, AX
+
+	// Reduction round 0: u = u/2^64 + A(u[0]).
+	MOVQ R13, R14
+	SHLQ $0x20, R14
+	MOVQ R13, BX
+	SHRQ $0x20, BX
+	MOVQ R13, R9
+	SUBQ R14, R13
+	SBBQ BX, R9
+	ADDQ R14, SI
+	ADCQ BX, R12
+	ADCQ R13, R10
+	ADCQ $0x00, R9
+
+	// Reduction round 1: u = u/2^64 + A(u[0]).
+	MOVQ SI, CX
+	SHLQ $0x20, CX
+	MOVQ SI, R14
+	SHRQ $0x20, R14
+	MOVQ SI, BX
+	SUBQ CX, SI
+	SBBQ R14, BX
+	ADDQ CX, R12
+	ADCQ R14, R10
+	ADCQ SI, R9
+	ADCQ $0x00, BX
+
+	// Reduction round 2: u = u/2^64 + A(u[0]).
+	MOVQ R12, R13
+	SHLQ $0x20, R13
+	MOVQ R12, CX
+	SHRQ $0x20, CX
+	MOVQ R12, R14
+	SUBQ R13, R12
+	SBBQ CX, R14
+	ADDQ R13, R10
+	ADCQ CX, R9
+	ADCQ R12, BX
+	ADCQ $0x00, R14
+
+	// Reduction round 3: u = u/2^64 + A(u[0]).
+	MOVQ R10, SI
+	SHLQ $0x20, SI
+	MOVQ R10, R13
+	SHRQ $0x20, R13
+	MOVQ R10, CX
+	SUBQ SI, R10
+	SBBQ R13, CX
+	ADDQ SI, R9
+	ADCQ R13, BX
+	ADCQ R10, R14
+	ADCQ $0x00, CX
+
+	// d = h - p; r = u + h on CF, s = u + d on OF; OF is set iff r ≥ p.
+	MOVQ    R11, R12
+	MOVQ    R8, SI
+	MOVQ    R15, R13
+	MOVQ    AX, R10
+	SUBQ    $-1, R12
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, SI
+	SBBQ    $0x00, R13
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R10
+	XORL    DX, DX
+	ADOXQ   R9, R12
+	ADCXQ   R11, R9
+	ADOXQ   BX, SI
+	ADCXQ   R8, BX
+	ADOXQ   R14, R13
+	ADCXQ   R15, R14
+	ADOXQ   CX, R10
+	ADCXQ   AX, CX
+	CMOVQOC R9, R12
+	CMOVQOC BX, SI
+	CMOVQOC R14, R13
+	CMOVQOC CX, R10
+	MOVQ    R12, 256(SP)
+	MOVQ    SI, 264(SP)
+	MOVQ    R13, 272(SP)
+	MOVQ    R10, 280(SP)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  128(SP), DX
+	MULXQ (DI), R9, BX
+	MULXQ 8(DI), R8, R14
+	ADDQ  R8, BX
+	MULXQ 16(DI), R8, CX
+	ADCQ  R8, R14
+	MULXQ 24(DI), R8, R11
+	ADCQ  R8, CX
+	ADCQ  $0x00, R11
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  136(SP), DX
+	XORL  R12, R12
+	MULXQ (DI), R15, AX
+	ADCXQ R15, BX
+	ADOXQ AX, R14
+	MULXQ 8(DI), R15, AX
+	ADCXQ R15, R14
+	ADOXQ AX, CX
+	MULXQ 16(DI), R15, AX
+	ADCXQ R15, CX
+	ADOXQ AX, R11
+	MULXQ 24(DI), R15, SI
+	ADCXQ R15, R11
+	ADOXQ R12, SI
+	ADCXQ R12, SI
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R9, R13
+	SHLQ $0x20, R13
+	MOVQ R9, R10
+	SHRQ $0x20, R10
+	MOVQ R9, R8
+	SUBQ R13, R9
+	SBBQ R10, R8
+	ADDQ R13, BX
+	ADCQ R10, R14
+	ADCQ R9, CX
+	ADCQ R8, R11
+	ADCQ $0x00, SI
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  144(SP), DX
+	XORL  R12, R12
+	MULXQ (DI), R15, AX
+	ADCXQ R15, R14
+	ADOXQ AX, CX
+	MULXQ 8(DI), R15, AX
+	ADCXQ R15, CX
+	ADOXQ AX, R11
+	MULXQ 16(DI), R15, AX
+	ADCXQ R15, R11
+	ADOXQ AX, SI
+	MULXQ 24(DI), R15, R13
+	ADCXQ R15, SI
+	ADOXQ R12, R13
+	ADCXQ R12, R13
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ BX, R10
+	SHLQ $0x20, R10
+	MOVQ BX, R9
+	SHRQ $0x20, R9
+	MOVQ BX, R8
+	SUBQ R10, BX
+	SBBQ R9, R8
+	ADDQ R10, R14
+	ADCQ R9, CX
+	ADCQ BX, R11
+	ADCQ R8, SI
+	ADCQ $0x00, R13
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  152(SP), DX
+	XORL  R12, R12
+	MULXQ (DI), R15, AX
+	ADCXQ R15, CX
+	ADOXQ AX, R11
+	MULXQ 8(DI), R15, AX
+	ADCXQ R15, R11
+	ADOXQ AX, SI
+	MULXQ 16(DI), R15, AX
+	ADCXQ R15, SI
+	ADOXQ AX, R13
+	MULXQ 24(DI), R15, R10
+	ADCXQ R15, R13
+	ADOXQ R12, R10
+	ADCXQ R12, R10
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R14, R9
+	SHLQ $0x20, R9
+	MOVQ R14, BX
+	SHRQ $0x20, BX
+	MOVQ R14, R8
+	SUBQ R9, R14
+	SBBQ BX, R8
+	ADDQ R9, CX
+	ADCQ BX, R11
+	ADCQ R14, SI
+	ADCQ R8, R13
+	ADCQ $0x00, R10
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ CX, R15
+	SHLQ $0x20, R15
+	MOVQ CX, AX
+	SHRQ $0x20, AX
+	MOVQ CX, R12
+	SUBQ R15, CX
+	SBBQ AX, R12
+	ADDQ R15, R11
+	ADCQ AX, SI
+	ADCQ CX, R13
+	ADCQ R12, R10
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R9, R9
+	MOVQ    R11, BX
+	MOVQ    SI, R14
+	MOVQ    R13, R8
+	MOVQ    R10, R15
+	SUBQ    $-1, BX
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R14
+	SBBQ    $0x00, R8
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R15
+	SBBQ    $0x00, R9
+	CMOVQCS R11, BX
+	CMOVQCS SI, R14
+	CMOVQCS R13, R8
+	CMOVQCS R10, R15
+	MOVQ    BX, 192(SP)
+	MOVQ    R14, 200(SP)
+	MOVQ    R8, 208(SP)
+	MOVQ    R15, 216(SP)
+
+	// X3 = T - B - C
+	MOVQ 256(SP), AX
+	MOVQ 264(SP), CX
+	MOVQ 272(SP), R12
+	MOVQ 280(SP), R11
+	SUBQ 160(SP), AX
+	SBBQ 168(SP), CX
+	SBBQ 176(SP), R12
+	SBBQ 184(SP), R11
+	SBBQ SI, SI
+	MOVL $0xffffffff, R13
+	ANDQ SI, R13
+	MOVQ $0xffffffff00000001, DX
+	ANDQ SI, DX
+	ADDQ SI, AX
+	ADCQ R13, CX
+	ADCQ $0x00, R12
+	ADCQ DX, R11
+	SUBQ 192(SP), AX
+	SBBQ 200(SP), CX
+	SBBQ 208(SP), R12
+	SBBQ 216(SP), R11
+	SBBQ R10, R10
+	MOVL $0xffffffff, R9
+	ANDQ R10, R9
+	MOVQ $0xffffffff00000001, DX
+	ANDQ R10, DX
+	ADDQ R10, AX
+	ADCQ R9, CX
+	ADCQ $0x00, R12
+	ADCQ DX, R11
+	MOVQ AX, (DI)
+	MOVQ CX, 8(DI)
+	MOVQ R12, 16(DI)
+	MOVQ R11, 24(DI)
+
+	// T = B - X3
+	MOVQ 160(SP), BX
+	MOVQ 168(SP), R14
+	MOVQ 176(SP), R8
+	MOVQ 184(SP), R15
+	SUBQ AX, BX
+	SBBQ CX, R14
+	SBBQ R12, R8
+	SBBQ R11, R15
+	SBBQ SI, SI
+	MOVL $0xffffffff, R13
+	ANDQ SI, R13
+	MOVQ $0xffffffff00000001, DX
+	ANDQ SI, DX
+	ADDQ SI, BX
+	ADCQ R13, R14
+	ADCQ $0x00, R8
+	ADCQ DX, R15
+	MOVQ BX, 256(SP)
+	MOVQ R14, 264(SP)
+	MOVQ R8, 272(SP)
+	MOVQ R15, 280(SP)
+
+	// E = Yq·(C - B)
+	MOVQ 192(SP), R10
+	MOVQ 200(SP), R9
+	MOVQ 208(SP), SI
+	MOVQ 216(SP), R13
+	SUBQ 160(SP), R10
+	SBBQ 168(SP), R9
+	SBBQ 176(SP), SI
+	SBBQ 184(SP), R13
+	SBBQ BX, BX
+	MOVL $0xffffffff, R14
+	ANDQ BX, R14
+	MOVQ $0xffffffff00000001, DX
+	ANDQ BX, DX
+	ADDQ BX, R10
+	ADCQ R14, R9
+	ADCQ $0x00, SI
+	ADCQ DX, R13
+	MOVQ R10, 224(SP)
+	MOVQ R9, 232(SP)
+	MOVQ SI, 240(SP)
+	MOVQ R13, 248(SP)
+
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  224(SP), DX
+	MULXQ 32(SP), R8, R15
+	MULXQ 40(SP), R11, AX
+	ADDQ  R11, R15
+	MULXQ 48(SP), R11, CX
+	ADCQ  R11, AX
+	MULXQ 56(SP), R11, R12
+	ADCQ  R11, CX
+	ADCQ  $0x00, R12
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  232(SP), DX
+	XORL  R10, R10
+	MULXQ 32(SP), BX, R14
+	ADCXQ BX, R15
+	ADOXQ R14, AX
+	MULXQ 40(SP), BX, R14
+	ADCXQ BX, AX
+	ADOXQ R14, CX
+	MULXQ 48(SP), BX, R14
+	ADCXQ BX, CX
+	ADOXQ R14, R12
+	MULXQ 56(SP), BX, R9
+	ADCXQ BX, R12
+	ADOXQ R10, R9
+	ADCXQ R10, R9
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R8, SI
+	SHLQ $0x20, SI
+	MOVQ R8, R13
+	SHRQ $0x20, R13
+	MOVQ R8, R11
+	SUBQ SI, R8
+	SBBQ R13, R11
+	ADDQ SI, R15
+	ADCQ R13, AX
+	ADCQ R8, CX
+	ADCQ R11, R12
+	ADCQ $0x00, R9
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  240(SP), DX
+	XORL  R10, R10
+	MULXQ 32(SP), BX, R14
+	ADCXQ BX, AX
+	ADOXQ R14, CX
+	MULXQ 40(SP), BX, R14
+	ADCXQ BX, CX
+	ADOXQ R14, R12
+	MULXQ 48(SP), BX, R14
+	ADCXQ BX, R12
+	ADOXQ R14, R9
+	MULXQ 56(SP), BX, SI
+	ADCXQ BX, R9
+	ADOXQ R10, SI
+	ADCXQ R10, SI
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ R15, R13
+	SHLQ $0x20, R13
+	MOVQ R15, R8
+	SHRQ $0x20, R8
+	MOVQ R15, R11
+	SUBQ R13, R15
+	SBBQ R8, R11
+	ADDQ R13, AX
+	ADCQ R8, CX
+	ADCQ R15, R12
+	ADCQ R11, R9
+	ADCQ $0x00, SI
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  248(SP), DX
+	XORL  R10, R10
+	MULXQ 32(SP), BX, R14
+	ADCXQ BX, CX
+	ADOXQ R14, R12
+	MULXQ 40(SP), BX, R14
+	ADCXQ BX, R12
+	ADOXQ R14, R9
+	MULXQ 48(SP), BX, R14
+	ADCXQ BX, R9
+	ADOXQ R14, SI
+	MULXQ 56(SP), BX, R13
+	ADCXQ BX, SI
+	ADOXQ R10, R13
+	ADCXQ R10, R13
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ AX, R8
+	SHLQ $0x20, R8
+	MOVQ AX, R15
+	SHRQ $0x20, R15
+	MOVQ AX, R11
+	SUBQ R8, AX
+	SBBQ R15, R11
+	ADDQ R8, CX
+	ADCQ R15, R12
+	ADCQ AX, R9
+	ADCQ R11, SI
+	ADCQ $0x00, R13
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ CX, BX
+	SHLQ $0x20, BX
+	MOVQ CX, R14
+	SHRQ $0x20, R14
+	MOVQ CX, R10
+	SUBQ BX, CX
+	SBBQ R14, R10
+	ADDQ BX, R12
+	ADCQ R14, R9
+	ADCQ CX, SI
+	ADCQ R10, R13
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R8, R8
+	MOVQ    R12, R15
+	MOVQ    R9, AX
+	MOVQ    SI, R11
+	MOVQ    R13, BX
+	SUBQ    $-1, R15
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, AX
+	SBBQ    $0x00, R11
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, BX
+	SBBQ    $0x00, R8
+	CMOVQCS R12, R15
+	CMOVQCS R9, AX
+	CMOVQCS SI, R11
+	CMOVQCS R13, BX
+	MOVQ    R15, 224(SP)
+	MOVQ    AX, 232(SP)
+	MOVQ    R11, 240(SP)
+	MOVQ    BX, 248(SP)
+
+	// Y3 = DY·T - E
+	// Row 0: a[0..4] = x·y[0].
+	MOVQ  256(SP), DX
+	MULXQ 96(SP), R14, CX
+	MULXQ 104(SP), SI, R10
+	ADDQ  SI, CX
+	MULXQ 112(SP), SI, R12
+	ADCQ  SI, R10
+	MULXQ 120(SP), SI, R9
+	ADCQ  SI, R12
+	ADCQ  $0x00, R9
+
+	// Row 1: a[1..5] += x·y[1]; low halves on CF, high halves on OF.
+	MOVQ  264(SP), DX
+	XORL  R15, R15
+	MULXQ 96(SP), R13, R8
+	ADCXQ R13, CX
+	ADOXQ R8, R10
+	MULXQ 104(SP), R13, R8
+	ADCXQ R13, R10
+	ADOXQ R8, R12
+	MULXQ 112(SP), R13, R8
+	ADCXQ R13, R12
+	ADOXQ R8, R9
+	MULXQ 120(SP), R13, AX
+	ADCXQ R13, R9
+	ADOXQ R15, AX
+	ADCXQ R15, AX
+
+	// Round 0: m = a[0]; a[1..4] += m·2^32 + m·p3·2^128.
+	MOVQ R14, R11
+	SHLQ $0x20, R11
+	MOVQ R14, BX
+	SHRQ $0x20, BX
+	MOVQ R14, SI
+	SUBQ R11, R14
+	SBBQ BX, SI
+	ADDQ R11, CX
+	ADCQ BX, R10
+	ADCQ R14, R12
+	ADCQ SI, R9
+	ADCQ $0x00, AX
+
+	// Row 2: a[2..6] += x·y[2]; low halves on CF, high halves on OF.
+	MOVQ  272(SP), DX
+	XORL  R15, R15
+	MULXQ 96(SP), R13, R8
+	ADCXQ R13, R10
+	ADOXQ R8, R12
+	MULXQ 104(SP), R13, R8
+	ADCXQ R13, R12
+	ADOXQ R8, R9
+	MULXQ 112(SP), R13, R8
+	ADCXQ R13, R9
+	ADOXQ R8, AX
+	MULXQ 120(SP), R13, R11
+	ADCXQ R13, AX
+	ADOXQ R15, R11
+	ADCXQ R15, R11
+
+	// Round 1: m = a[1]; a[2..5] += m·2^32 + m·p3·2^128.
+	MOVQ CX, BX
+	SHLQ $0x20, BX
+	MOVQ CX, R14
+	SHRQ $0x20, R14
+	MOVQ CX, SI
+	SUBQ BX, CX
+	SBBQ R14, SI
+	ADDQ BX, R10
+	ADCQ R14, R12
+	ADCQ CX, R9
+	ADCQ SI, AX
+	ADCQ $0x00, R11
+
+	// Row 3: a[3..7] += x·y[3]; low halves on CF, high halves on OF.
+	MOVQ  280(SP), DX
+	XORL  R15, R15
+	MULXQ 96(SP), R13, R8
+	ADCXQ R13, R12
+	ADOXQ R8, R9
+	MULXQ 104(SP), R13, R8
+	ADCXQ R13, R9
+	ADOXQ R8, AX
+	MULXQ 112(SP), R13, R8
+	ADCXQ R13, AX
+	ADOXQ R8, R11
+	MULXQ 120(SP), R13, BX
+	ADCXQ R13, R11
+	ADOXQ R15, BX
+	ADCXQ R15, BX
+
+	// Round 2: m = a[2]; a[3..6] += m·2^32 + m·p3·2^128.
+	MOVQ R10, R14
+	SHLQ $0x20, R14
+	MOVQ R10, CX
+	SHRQ $0x20, CX
+	MOVQ R10, SI
+	SUBQ R14, R10
+	SBBQ CX, SI
+	ADDQ R14, R12
+	ADCQ CX, R9
+	ADCQ R10, AX
+	ADCQ SI, R11
+	ADCQ $0x00, BX
+
+	// Round 3: m = a[3]; a[4..7] += m·2^32 + m·p3·2^128.
+	MOVQ R12, R13
+	SHLQ $0x20, R13
+	MOVQ R12, R8
+	SHRQ $0x20, R8
+	MOVQ R12, R15
+	SUBQ R13, R12
+	SBBQ R8, R15
+	ADDQ R13, R9
+	ADCQ R8, AX
+	ADCQ R12, R11
+	ADCQ R15, BX
+
+	// r = a[4..7] + 2^256·CF < 2p; r - p unless that borrows.
+	SBBQ    R14, R14
+	MOVQ    R9, CX
+	MOVQ    AX, R10
+	MOVQ    R11, SI
+	MOVQ    BX, R13
+	SUBQ    $-1, CX
+	MOVL    $0xffffffff, DX
+	SBBQ    DX, R10
+	SBBQ    $0x00, SI
+	MOVQ    $0xffffffff00000001, DX
+	SBBQ    DX, R13
+	SBBQ    $0x00, R14
+	CMOVQCS R9, CX
+	CMOVQCS AX, R10
+	CMOVQCS R11, SI
+	CMOVQCS BX, R13
+	SUBQ    224(SP), CX
+	SBBQ    232(SP), R10
+	SBBQ    240(SP), SI
+	SBBQ    248(SP), R13
+	SBBQ    R8, R8
+	MOVL    $0xffffffff, R12
+	ANDQ    R8, R12
+	MOVQ    $0xffffffff00000001, DX
+	ANDQ    R8, DX
+	ADDQ    R8, CX
+	ADCQ    R12, R10
+	ADCQ    $0x00, SI
+	ADCQ    DX, R13
+	MOVQ    CX, 32(DI)
+	MOVQ    R10, 40(DI)
+	MOVQ    SI, 48(DI)
+	MOVQ    R13, 56(DI)
+
+	// q = (B, E, Z3)
+	MOVQ q+8(FP), R15
+	MOVQ 160(SP), DX
+	MOVQ DX, (R15)
+	MOVQ 168(SP), DX
+	MOVQ DX, 8(R15)
+	MOVQ 176(SP), DX
+	MOVQ DX, 16(R15)
+	MOVQ 184(SP), DX
+	MOVQ DX, 24(R15)
+	MOVQ 224(SP), DX
+	MOVQ DX, 32(R15)
+	MOVQ 232(SP), DX
+	MOVQ DX, 40(R15)
+	MOVQ 240(SP), DX
+	MOVQ DX, 48(R15)
+	MOVQ 248(SP), DX
+	MOVQ DX, 56(R15)
+	MOVQ 64(DI), DX
+	MOVQ DX, 64(R15)
+	MOVQ 72(DI), DX
+	MOVQ DX, 72(R15)
+	MOVQ 80(DI), DX
+	MOVQ DX, 80(R15)
+	MOVQ 88(DI), DX
+	MOVQ DX, 88(R15)
+	RET

@@ -20,3 +20,23 @@ func doubleADX(p *[12]uint64)
 //
 //go:noescape
 func addMixedADX(p *[12]uint64, a *[8]uint64, neg uint64) (hZero uint64)
+
+// addCachedADX sets p = p + q if neg is 0 and p = p - q otherwise, p a
+// Jacobian point (X1, Y1, Z1) with Z1 ≠ 0 and q a Cached point (X2, Y2,
+// Z2, Z2², Z2³) with Z2 ≠ 0, with the formula of addCached: U1 = X1·Z2²,
+// S1 = Y1·Z2³, H = X2·Z1² - U1, r = ±Y2·Z1³ - S1, X3 = r² - H³ - 2·U1·H²,
+// Y3 = r(U1·H² - X3) - S1·H³, Z3 = Z1·Z2·H. If H = 0 it leaves p
+// unchanged and returns 1, else it returns 0. It requires BMI2 and ADX.
+//
+//go:noescape
+func addCachedADX(p *[12]uint64, q *[20]uint64, neg uint64) (hZero uint64)
+
+// addCoZADX sets p = p + q and q = q rescaled to the sum's Z, p and q
+// Jacobian points (Xp, Yp, Z) and (Xq, Yq, Z) with the same Z, with the
+// formula of addCoZ: A = (Xp - Xq)², B = Xq·A, C = Xp·A,
+// E = Yq·(C - B), X3 = (Yp - Yq)² - B - C, Y3 = (Yp - Yq)(B - X3) - E,
+// Z3 = Z·(Xp - Xq), q = (B, E, Z3). p and q must not alias. It requires
+// BMI2 and ADX.
+//
+//go:noescape
+func addCoZADX(p *[12]uint64, q *[12]uint64)

@@ -15,7 +15,8 @@ import (
 )
 
 // The fused kernels of jacobian_amd64.s against the portable formulas
-// double and addMixed, limb for limb, and the dispatch of kernels_amd64.go.
+// double, addMixed, addCached and addCoZ, limb for limb, and the dispatch
+// of kernels_amd64.go.
 // Helpers carry a "k" prefix so that they cannot collide with other test
 // files of the package.
 
@@ -381,16 +382,295 @@ func TestAddMixedADX(t *testing.T) {
 	}
 }
 
-// TestKernelsSwitch turns the kernels off and checks that Double and
-// AddMixedVartime then are the portable formulas (the switch tests and
-// benchmarks use), and on again.
+// checkAddCached adds q to p (or subtracts it) with addCached and with
+// AddCachedVartime, and, when neither is at infinity, with addCachedADX,
+// and fails unless the limbs are identical; when H = 0 the kernel must
+// report it and leave p (and q) as they were. It returns addCached's
+// result.
+func checkAddCached(t *testing.T, p *Jacobian, q *Cached, neg bool) Jacobian {
+	t.Helper()
+	q0 := *q
+	want, fast := *p, *p
+	addCached(&want, q, neg)
+	fast.AddCachedVartime(q, neg)
+	if fast != want {
+		t.Fatalf("AddCachedVartime(%x, %x, %v)\n = %x\nwant %x", *p, *q, neg, fast, want)
+	}
+	if p.Z.IsZero() == 1 || q.Z.IsZero() == 1 {
+		return want
+	}
+	var ng uint64
+	if neg {
+		ng = 1
+	}
+	got := *p
+	hZero := addCachedADX(jacobianWords(&got), cachedWords(q), ng)
+	var z1z1, u1, h field.Element
+	z1z1.Square(&p.Z)
+	u1.Mul(&p.X, &q.ZZ)
+	h.Mul(&q.X, &z1z1)
+	h.Sub(&h, &u1)
+	switch {
+	case *q != q0:
+		t.Fatalf("addCachedADX(%x, %x, %v) changed q: %x", *p, q0, neg, *q)
+	case hZero != uint64(h.IsZero()):
+		t.Fatalf("addCachedADX(%x, %x, %v) reports hZero = %d, H = %x", *p, *q, neg, hZero, h)
+	case hZero == 1 && got != *p:
+		t.Fatalf("addCachedADX(%x, %x, %v) changed p with H = 0: %x", *p, *q, neg, got)
+	case hZero == 0 && got != want:
+		t.Fatalf("addCachedADX(%x, %x, %v)\n = %x\nwant %x", *p, *q, neg, got, want)
+	}
+	return want
+}
+
+// kCached returns c with c.Set(p).
+func kCached(p *Jacobian) *Cached {
+	var c Cached
+	c.Set(p)
+	return &c
+}
+
+func TestAddCachedADX(t *testing.T) {
+	if !useAddCachedADX {
+		t.Skip("no fused cached addition kernel on this CPU")
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	n, hz := 0, 0
+	check := func(p *Jacobian, q *Cached, neg bool) Jacobian {
+		s := checkAddCached(t, p, q, neg)
+		n++
+		return s
+	}
+	t.Run("points", func(t *testing.T) {
+		for range 100 {
+			a, b := kECDHPoint(t, r), kECDHPoint(t, r)
+			var pa, p Jacobian
+			pa.SetAffine(&a)
+			p.SetAffine(&b)
+			p = kScaled(r, &p)
+			for i := range 40 {
+				qa := kScaled(r, &pa)
+				p = check(&p, kCached(&qa), i%3 == 0)
+				if p.Z.IsZero() == 1 {
+					p.SetAffine(&b)
+				}
+			}
+		}
+	})
+	t.Run("equal-and-opposite", func(t *testing.T) {
+		for range 300 {
+			a := kECDHPoint(t, r)
+			var pa Jacobian
+			pa.SetAffine(&a)
+			p := kScaled(r, &pa)
+			m := p
+			m.Y.Neg(&m.Y)
+			qa := kScaled(r, &pa)
+			q := kCached(&qa)
+			for _, neg := range []bool{false, true} {
+				// p + q and m − q double, p − q and m + q are infinity.
+				for _, s := range []*Jacobian{&p, &m} {
+					if got := check(s, q, neg); (s == &p) == neg && got.Z.IsZero() != 1 {
+						t.Fatalf("%x ± %x is not infinity", *s, *q)
+					}
+					hz++
+				}
+			}
+		}
+	})
+	t.Run("infinity", func(t *testing.T) {
+		for range 300 {
+			a := kECDHPoint(t, r)
+			var pa Jacobian
+			pa.SetAffine(&a)
+			pa = kScaled(r, &pa)
+			inf := Jacobian{X: kRandElement(r), Y: kRandElement(r)}
+			for _, neg := range []bool{false, true} {
+				check(&inf, kCached(&pa), neg)
+				check(&pa, kCached(&inf), neg)
+				check(&inf, kCached(&inf), neg)
+			}
+		}
+	})
+	t.Run("edges", func(t *testing.T) {
+		edges := append(kEdgeElements(), kRandElement(r))
+		for _, x := range edges {
+			for _, y := range edges {
+				for _, z := range edges {
+					p := Jacobian{X: x, Y: y, Z: z}
+					for i := range 4 {
+						q := Cached{
+							Jacobian: Jacobian{X: edges[(i+n)%len(edges)], Y: edges[(3*i+n/7)%len(edges)], Z: edges[(5*i+n/3)%len(edges)]},
+							ZZ:       edges[(7*i+n/5)%len(edges)], ZZZ: edges[(11*i+n/11)%len(edges)],
+						}
+						check(&p, &q, n&1 == 1)
+						q.Set(&q.Jacobian)
+						check(&p, &q, n&1 == 1)
+					}
+				}
+			}
+		}
+	})
+	t.Run("random-elements", func(t *testing.T) {
+		for range 3000 {
+			p := Jacobian{X: kRandElement(r), Y: kRandElement(r), Z: kRandElement(r)}
+			q := Cached{
+				Jacobian: Jacobian{X: kRandElement(r), Y: kRandElement(r), Z: kRandElement(r)},
+				ZZ:       kRandElement(r), ZZZ: kRandElement(r),
+			}
+			check(&p, &q, false)
+			check(&p, &q, true)
+			q.Set(&q.Jacobian)
+			check(&p, &q, r.IntN(2) == 1)
+		}
+	})
+	t.Run("h-zero-off-curve", func(t *testing.T) {
+		// X2 = X1·Z2²/Z1² with an arbitrary Y2: H = 0 with r ≠ 0
+		// (infinity) or, with Y2 = ±Y1·Z2³/Z1³, r = 0 (doubling).
+		for range 500 {
+			p := Jacobian{X: kRandElement(r), Y: kRandElement(r), Z: kRandElement(r)}
+			q := Cached{Jacobian: Jacobian{Z: kRandElement(r)}}
+			if p.Z.IsZero() == 1 || q.Z.IsZero() == 1 {
+				continue
+			}
+			q.Set(&q.Jacobian)
+			var zi, zi2, zi3 field.Element
+			zi.Invert(&p.Z)
+			zi2.Square(&zi)
+			zi3.Mul(&zi2, &zi)
+			q.X.Mul(&p.X, &zi2)
+			q.X.Mul(&q.X, &q.ZZ)
+			q.Y = kRandElement(r)
+			check(&p, &q, r.IntN(2) == 1)
+			q.Y.Mul(&p.Y, &zi3)
+			q.Y.Mul(&q.Y, &q.ZZZ)
+			check(&p, &q, false)
+			q.Y.Neg(&q.Y)
+			check(&p, &q, true)
+			hz += 3
+		}
+	})
+	t.Run("h-single-limb", func(t *testing.T) {
+		// Z1 = 1 and Z2² = 1 (Montgomery one) and X1 = X2 − H for H with
+		// one nonzero limb: the H = 0 test must look at every limb.
+		var one field.Element
+		one.One()
+		for range 200 {
+			for k := range len(one) {
+				var h field.Element
+				h[k] = 1 << r.IntN(64)
+				q := Cached{
+					Jacobian: Jacobian{X: kRandElement(r), Y: kRandElement(r), Z: kRandElement(r)},
+					ZZ:       one, ZZZ: kRandElement(r),
+				}
+				p := Jacobian{Y: kRandElement(r), Z: one}
+				p.X.Sub(&q.X, &h)
+				check(&p, &q, k&1 == 1)
+			}
+		}
+	})
+	if n < 10000 || hz < 2000 {
+		t.Fatalf("only %d cases, %d with H = 0", n, hz)
+	}
+}
+
+// checkAddCoZ runs addCoZ, addCoZADX and AddCoZ on p and q and fails
+// unless both results, p's and q's, are identical limb for limb.
+func checkAddCoZ(t *testing.T, p, q *Jacobian) (Jacobian, Jacobian) {
+	t.Helper()
+	wp, wq := *p, *q
+	addCoZ(&wp, &wq)
+	gp, gq := *p, *q
+	addCoZADX(jacobianWords(&gp), jacobianWords(&gq))
+	if gp != wp || gq != wq {
+		t.Fatalf("addCoZADX(%x, %x)\n = %x, %x\nwant %x, %x", *p, *q, gp, gq, wp, wq)
+	}
+	fp, fq := *p, *q
+	AddCoZ(&fp, &fq)
+	if fp != wp || fq != wq {
+		t.Fatalf("AddCoZ(%x, %x)\n = %x, %x\nwant %x, %x", *p, *q, fp, fq, wp, wq)
+	}
+	return wp, wq
+}
+
+func TestAddCoZADX(t *testing.T) {
+	if !useAddCoZADX {
+		t.Skip("no fused co-Z addition kernel on this CPU")
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	n := 0
+	t.Run("runs", func(t *testing.T) {
+		// The odd multiples of BuildRuns: P, then k·P + 2P.
+		for range 100 {
+			a := kECDHPoint(t, r)
+			var base, cur, two Jacobian
+			base.SetAffine(&a)
+			base = kScaled(r, &base)
+			DoubleCoZ(&two, &cur, &base)
+			for range 20 {
+				cur, two = checkAddCoZ(t, &cur, &two)
+				n++
+			}
+		}
+	})
+	t.Run("edges", func(t *testing.T) {
+		edges := append(kEdgeElements(), kRandElement(r))
+		for _, px := range edges {
+			for _, py := range edges {
+				for _, qx := range edges {
+					for _, qy := range edges {
+						z := edges[n%len(edges)]
+						checkAddCoZ(t, &Jacobian{X: px, Y: py, Z: z}, &Jacobian{X: qx, Y: qy, Z: z})
+						n++
+					}
+				}
+			}
+		}
+	})
+	t.Run("random-elements", func(t *testing.T) {
+		for range 4000 {
+			p := Jacobian{X: kRandElement(r), Y: kRandElement(r), Z: kRandElement(r)}
+			q := Jacobian{X: kRandElement(r), Y: kRandElement(r), Z: kRandElement(r)}
+			if n&1 == 1 {
+				q.Z = p.Z
+			}
+			checkAddCoZ(t, &p, &q)
+			n++
+		}
+	})
+	t.Run("equal-x", func(t *testing.T) {
+		// Xp = Xq (outside the contract, but still the same limbs).
+		for range 500 {
+			p := Jacobian{X: kRandElement(r), Y: kRandElement(r), Z: kRandElement(r)}
+			q := Jacobian{X: p.X, Y: kRandElement(r), Z: p.Z}
+			if n&1 == 1 {
+				q.Y = p.Y
+			}
+			checkAddCoZ(t, &p, &q)
+			n++
+		}
+	})
+	if n < 10000 {
+		t.Fatalf("only %d cases", n)
+	}
+}
+
+// TestKernelsSwitch turns the kernels off and checks that Double,
+// AddMixedVartime, AddCachedVartime and AddCoZ then are the portable
+// formulas (the switch tests and benchmarks use), and on again.
 func TestKernelsSwitch(t *testing.T) {
-	d, m := useDoubleADX, useAddMixedADX
-	defer func() { useDoubleADX, useAddMixedADX = d, m }()
+	d, m, c, z := useDoubleADX, useAddMixedADX, useAddCachedADX, useAddCoZADX
+	defer func() { useDoubleADX, useAddMixedADX, useAddCachedADX, useAddCoZADX = d, m, c, z }()
 	g := Generator()
 	r := rand.New(rand.NewPCG(5, 6))
+	var g3 Jacobian
+	g3.SetAffine(&g)
+	double(&g3)
+	addMixed(&g3, &g, false)
+	g3 = kScaled(r, &g3)
+	q := kCached(&g3)
 	for _, on := range []bool{false, d} {
-		useDoubleADX, useAddMixedADX = on, on && m
+		useDoubleADX, useAddMixedADX, useAddCachedADX, useAddCoZADX = on, on && m, on && c, on && z
 		var p Jacobian
 		p.SetAffine(&g)
 		p = kScaled(r, &p)
@@ -400,8 +680,17 @@ func TestKernelsSwitch(t *testing.T) {
 			double(&want)
 			p.AddMixedVartime(&g, i&1 == 1)
 			addMixed(&want, &g, i&1 == 1)
+			p.AddCachedVartime(q, i&2 == 2)
+			addCached(&want, q, i&2 == 2)
 			if p != want {
 				t.Fatalf("kernels %v: step %d: %x, want %x", on, i, p, want)
+			}
+			cz, czWant := g3, g3
+			cz.Z, czWant.Z = p.Z, p.Z
+			AddCoZ(&p, &cz)
+			addCoZ(&want, &czWant)
+			if p != want || cz != czWant {
+				t.Fatalf("kernels %v: step %d: AddCoZ %x, %x, want %x, %x", on, i, p, cz, want, czWant)
 			}
 		}
 	}
@@ -411,13 +700,21 @@ func TestKernelsAllocs(t *testing.T) {
 	g := Generator()
 	var p Jacobian
 	p.SetAffine(&g).Double()
-	if a := testing.AllocsPerRun(100, func() { p.Double(); p.AddMixedVartime(&g, false) }); a != 0 {
-		t.Fatalf("Double and AddMixedVartime allocate %v times", a)
+	q := kCached(&p)
+	p.Double()
+	if a := testing.AllocsPerRun(100, func() { p.Double(); p.AddMixedVartime(&g, false); p.AddCachedVartime(q, true) }); a != 0 {
+		t.Fatalf("Double, AddMixedVartime and AddCachedVartime allocate %v times", a)
+	}
+	var two, cur Jacobian
+	DoubleCoZ(&two, &cur, &p)
+	if a := testing.AllocsPerRun(100, func() { AddCoZ(&cur, &two) }); a != 0 {
+		t.Fatalf("AddCoZ allocates %v times", a)
 	}
 }
 
-// BenchmarkDoubleFused and BenchmarkAddMixedFused run the portable formula
-// ("go") and the fused kernel ("adx") side by side.
+// BenchmarkDoubleFused, BenchmarkAddMixedFused, BenchmarkAddCachedFused
+// and BenchmarkAddCoZFused run the portable formula ("go") and the fused
+// kernel ("adx") side by side.
 func BenchmarkDoubleFused(b *testing.B) {
 	g := Generator()
 	var a Jacobian
@@ -440,6 +737,43 @@ func BenchmarkAddMixedFused(b *testing.B) {
 		b.Run("adx", func(b *testing.B) {
 			p := acc
 			ecdsatest.Loop(b, func() { p.AddMixedVartime(&g, false) })
+		})
+	}
+}
+
+func BenchmarkAddCachedFused(b *testing.B) {
+	g := Generator()
+	var acc, g3 Jacobian
+	acc.SetAffine(&g).Double()
+	g3 = acc
+	addMixed(&g3, &g, false)
+	double(&acc)
+	q := kCached(&g3)
+	b.Run("go", func(b *testing.B) {
+		p := acc
+		ecdsatest.Loop(b, func() { addCached(&p, q, false) })
+	})
+	if useAddCachedADX {
+		b.Run("adx", func(b *testing.B) {
+			p := acc
+			ecdsatest.Loop(b, func() { p.AddCachedVartime(q, false) })
+		})
+	}
+}
+
+func BenchmarkAddCoZFused(b *testing.B) {
+	g := Generator()
+	var base, cur, two Jacobian
+	base.SetAffine(&g)
+	DoubleCoZ(&two, &cur, &base)
+	b.Run("go", func(b *testing.B) {
+		p, q := cur, two
+		ecdsatest.Loop(b, func() { addCoZ(&p, &q) })
+	})
+	if useAddCoZADX {
+		b.Run("adx", func(b *testing.B) {
+			p, q := cur, two
+			ecdsatest.Loop(b, func() { AddCoZ(&p, &q) })
 		})
 	}
 }

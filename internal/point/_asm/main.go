@@ -72,8 +72,7 @@ type curve struct {
 	// addition and subtraction from memory.
 	spill bool
 	// extra is set for the curves that get the fused cached addition
-	// addCachedADX and co-Z addition addCoZADX too (P-384: P-256's stay
-	// portable).
+	// addCachedADX and co-Z addition addCoZADX too (both curves now).
 	extra bool
 	// slots is the number of 8-byte frame slots the products need; a
 	// kernel allocates them after its own and passes them to tmp.

@@ -85,7 +85,7 @@ type limbs struct {
 // curves are the curves genpoint knows, by the name -curve takes.
 var curves = map[string]func() params{
 	"P-256": func() params {
-		return newParams(curvedef.P256(), "github.com/p256tls/p256tls/internal/field", true, false, "P256")
+		return newParams(curvedef.P256(), "github.com/p256tls/p256tls/internal/field", true, true, "P256")
 	},
 	"P-384": func() params {
 		return newParams(curvedef.P384(), "github.com/p256tls/p256tls/internal/p384/field", true, true, "P384")
