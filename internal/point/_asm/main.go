@@ -1,9 +1,9 @@
 // Command _asm generates the fused amd64 Jacobian kernels of the group law
-// with avo, for P-256 (package internal/point) and P-384 (package
-// internal/p384/point): doubleADX, the Jacobian doubling, addMixedADX,
-// the general case of the mixed addition (see genAddMixed), and for P-384
-// only addCachedADX, the general case of the cached Jacobian addition
-// (see genAddCached), and addCoZADX, the co-Z addition (genAddCoZ). One set of
+// with avo, the same four for P-256 (package internal/point) and P-384
+// (package internal/p384/point): doubleADX, the Jacobian doubling,
+// addMixedADX, the general case of the mixed addition (see genAddMixed),
+// addCachedADX, the general case of the cached Jacobian addition (see
+// genAddCached), and addCoZADX, the co-Z addition (genAddCoZ). One set of
 // formulas (this file) is emitted over a curve's field operations (p256.go,
 // p384.go). Run it through go generate in the package directories, which do
 //
@@ -45,10 +45,8 @@ func main() {
 	ConstraintExpr("!purego")
 	genDouble(c)
 	genAddMixed(c)
-	if c.extra {
-		genAddCached(c)
-		genAddCoZ(c)
-	}
+	genAddCached(c)
+	genAddCoZ(c)
 	Generate()
 }
 
@@ -71,9 +69,6 @@ type curve struct {
 	// before they load the next, and take the second operand of every
 	// addition and subtraction from memory.
 	spill bool
-	// extra is set for the curves that get the fused cached addition
-	// addCachedADX and co-Z addition addCoZADX too (both curves now).
-	extra bool
 	// slots is the number of 8-byte frame slots the products need; a
 	// kernel allocates them after its own and passes them to tmp.
 	slots int

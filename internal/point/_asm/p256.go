@@ -21,7 +21,6 @@ var p256 = &curve{
 	square: square256,
 	add:    add256,
 	sub:    sub256,
-	extra:  true,
 	half:   half256,
 }
 

@@ -21,7 +21,6 @@ var p384 = &curve{
 	name:  "P-384",
 	limbs: 6,
 	spill: true,
-	extra: true,
 	slots: productSlots384,
 	tmp:   func(m fe) { tmp384 = m },
 	pool:  func() *pool { return newPool(p384Pool...) },
