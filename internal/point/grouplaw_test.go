@@ -1192,8 +1192,8 @@ func FuzzSEC1(f *testing.F) {
 }
 
 // Latency benchmarks of the in-place Jacobian formulas of verification
-// (through the fused kernels where the package has them): each iteration
-// consumes the previous result.
+// (through the fused kernels where the build and the CPU have them): each
+// iteration consumes the previous result.
 
 var ptBenchJ Jacobian
 

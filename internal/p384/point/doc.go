@@ -8,17 +8,16 @@
 //   - Affine's Neg and IsOnCurve, Generator, and SEC 1 encoding and
 //     decoding (97-byte uncompressed, 49-byte compressed).
 //
-// Every Go file but this one, gen.go and kernels_*.go is written by
+// Every Go file but this one and gen.go is written by
 // internal/point/internal/genpoint from the templates it shares with
 // internal/point, so the two curves run one text of the formulas. On amd64
 // with BMI2 and ADX (and without the purego tag), Double,
 // AddMixedVartime, AddCachedVartime and AddCoZ go through the fused kernels
 // of jacobian_amd64.s (doubleADX; addMixedADX and addCachedADX for the
 // general cases of the additions; addCoZADX), written by internal/point/_asm
-// from the formulas it emits for P-256 too (the last two for P-384 only),
-// with the same limbs as the portable double, addMixed, addCached and
-// addCoZ; elsewhere they are those formulas (kernels_amd64.go,
-// kernels_noasm.go). There is no
+// from the formulas it emits for P-256 too, with the same limbs as the
+// portable double, addMixed, addCached and addCoZ; elsewhere they are those
+// formulas (kernels_amd64.go, kernels_noasm.go). There is no
 // constant-time scalar multiplication (P-384 signing stays with
 // crypto/ecdsa).
 //
