@@ -57,6 +57,17 @@ func Render(fsys fs.FS, dir string, data any, funcs template.FuncMap, by, what s
 	return out, nil
 }
 
+// Limbs prints limbs as a comma-separated list of 16-digit hex constants,
+// the form every generator writes a field element's or a constant's limbs
+// in.
+func Limbs(l []uint64) string {
+	s := make([]string, len(l))
+	for i, v := range l {
+		s[i] = fmt.Sprintf("%#016x", v)
+	}
+	return strings.Join(s, ", ")
+}
+
 // Write writes files into dir, in name order.
 func Write(dir string, files map[string][]byte) error {
 	names := make([]string, 0, len(files))

@@ -21,7 +21,7 @@ import (
 // files of the package.
 
 // kPLimbs is p, least significant limb first.
-var kPLimbs = [4]uint64{0xffffffffffffffff, 0xffffffff, 0x0, 0xffffffff00000001}
+var kPLimbs = [4]uint64{0xffffffffffffffff, 0x00000000ffffffff, 0x0000000000000000, 0xffffffff00000001}
 
 // kBelowP reports whether the limbs e are below p.
 func kBelowP(e *field.Element) bool {
@@ -51,17 +51,17 @@ func kRandElement(r *rand.Rand) field.Element {
 // the additions), computed by genpoint from p (kernelEdges).
 func kEdgeElements() []field.Element {
 	return []field.Element{
-		{0x0, 0x0, 0x0, 0x0}, // 0
-		{0x1, 0x0, 0x0, 0x0}, // 1
-		{0x2, 0x0, 0x0, 0x0}, // 2
-		{0xfffffffffffffffe, 0xffffffff, 0x0, 0xffffffff00000001},                        // p − 1
-		{0xfffffffffffffffd, 0xffffffff, 0x0, 0xffffffff00000001},                        // p − 2
-		{0x1, 0xffffffff00000000, 0xffffffffffffffff, 0xfffffffe},                        // R mod p = 2^Bits − p, Montgomery one
-		{0x0, 0x0, 0x0, 0x8000000000000000},                                              // 2^(Bits−1)
+		{0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000}, // 0
+		{0x0000000000000001, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000}, // 1
+		{0x0000000000000002, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000}, // 2
+		{0xfffffffffffffffe, 0x00000000ffffffff, 0x0000000000000000, 0xffffffff00000001}, // p − 1
+		{0xfffffffffffffffd, 0x00000000ffffffff, 0x0000000000000000, 0xffffffff00000001}, // p − 2
+		{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe}, // R mod p = 2^Bits − p, Montgomery one
+		{0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x8000000000000000}, // 2^(Bits−1)
 		{0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x7fffffffffffffff}, // 2^(Bits−1) − 1
 		{0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffff00000000}, // all ones below the top limb, the top limb p's − 1
-		{0xffffffffffffffff, 0x0, 0xffffffffffffffff, 0x0},                               // all ones in the even limbs below the top one
-		{0x0, 0xffffffffffffffff, 0x0, 0x1},                                              // all ones in the odd limbs below the top one, which is 1
+		{0xffffffffffffffff, 0x0000000000000000, 0xffffffffffffffff, 0x0000000000000000}, // all ones in the even limbs below the top one
+		{0x0000000000000000, 0xffffffffffffffff, 0x0000000000000000, 0x0000000000000001}, // all ones in the odd limbs below the top one, which is 1
 	}
 }
 
@@ -163,16 +163,16 @@ func TestDoubleADX(t *testing.T) {
 		three.Add(&three, &one)
 		third.Invert(&three)
 		targets := []field.Element{
-			{0x1, 0x0, 0x0, 0x0}, // 1
-			{0x3, 0x0, 0x0, 0x0}, // 3
-			{0xffffffffffffffff, 0xfffffffeffffffff, 0xffffffffffffffff, 0xfffffffe}, // c − 2
-			{0x1, 0xffffffff00000000, 0xffffffffffffffff, 0xfffffffe},                // c
-			{0x3, 0xffffffff00000000, 0xffffffffffffffff, 0xfffffffe},                // c + 2
-			{0x1, 0xffffffff00000000, 0xffffffffffffffff, 0x0},                       // c without its top nonzero limb
-			{0x1, 0x0, 0x0, 0x8000000000000000},                                      // 2^(Bits−1) + 1
-			{0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x5},        // all ones below c's top nonzero limb, 5 in the top limb
-			{0x1, 0xffffffff00000000, 0xffffffffffffffff, 0xffffffff00000000},        // c without its top nonzero limb, the top limb p's − 1
-			{0xfffffffffffffffd, 0xffffffff, 0x0, 0xffffffff00000001},                // p − 2
+			{0x0000000000000001, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000}, // 1
+			{0x0000000000000003, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000}, // 3
+			{0xffffffffffffffff, 0xfffffffeffffffff, 0xffffffffffffffff, 0x00000000fffffffe}, // c − 2
+			{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe}, // c
+			{0x0000000000000003, 0xffffffff00000000, 0xffffffffffffffff, 0x00000000fffffffe}, // c + 2
+			{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0x0000000000000000}, // c without its top nonzero limb
+			{0x0000000000000001, 0x0000000000000000, 0x0000000000000000, 0x8000000000000000}, // 2^(Bits−1) + 1
+			{0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x0000000000000005}, // all ones below c's top nonzero limb, 5 in the top limb
+			{0x0000000000000001, 0xffffffff00000000, 0xffffffffffffffff, 0xffffffff00000000}, // c without its top nonzero limb, the top limb p's − 1
+			{0xfffffffffffffffd, 0x00000000ffffffff, 0x0000000000000000, 0xffffffff00000001}, // p − 2
 		}
 		for _, v := range targets {
 			if !kBelowP(&v) || v[0]&1 == 0 {

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"strings"
 
 	"github.com/p256tls/p256tls/internal/curvedef"
 	"github.com/p256tls/p256tls/internal/gensrc"
@@ -89,19 +88,10 @@ func Files(curve string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.PMinusN = literal(l)
+	p.PMinusN = gensrc.Limbs(l)
 	// log2(p − n) to one decimal, from its top 53 bits.
 	f, _ := new(big.Float).SetInt(pn).Float64()
 	p.PMinusNBits = fmt.Sprintf("%.1f", math.Log2(f))
-	p.NField = literal(c.Montgomery(c.N))
+	p.NField = gensrc.Limbs(c.Montgomery(c.N))
 	return gensrc.Render(templates, "templates", p, nil, By, curve)
-}
-
-// literal prints limbs as a comma-separated list of 16-digit hex constants.
-func literal(l []uint64) string {
-	s := make([]string, len(l))
-	for i, v := range l {
-		s[i] = fmt.Sprintf("%#016x", v)
-	}
-	return strings.Join(s, ", ")
 }

@@ -9,9 +9,9 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
-	"strings"
 
 	"github.com/p256tls/p256tls/internal/curvedef"
+	"github.com/p256tls/p256tls/internal/gensrc"
 )
 
 // A Target names one curve's table package: where its generated file lives
@@ -99,21 +99,12 @@ func Source(tg Target, w, runs int) ([]byte, error) {
 		fmt.Fprintf(&b, "\t{ // run %d: odd multiples of 2^%d·G\n", j, runLen*j)
 		for i, q := range run {
 			fmt.Fprintf(&b, "\t\t{ // %d·2^%d·G\n", 2*i+1, runLen*j)
-			fmt.Fprintf(&b, "\t\t\tX: field.Element{%s},\n", literal(c.Montgomery(q.X)))
-			fmt.Fprintf(&b, "\t\t\tY: field.Element{%s},\n", literal(c.Montgomery(q.Y)))
+			fmt.Fprintf(&b, "\t\t\tX: field.Element{%s},\n", gensrc.Limbs(c.Montgomery(q.X)))
+			fmt.Fprintf(&b, "\t\t\tY: field.Element{%s},\n", gensrc.Limbs(c.Montgomery(q.Y)))
 			fmt.Fprintf(&b, "\t\t},\n")
 		}
 		fmt.Fprintf(&b, "\t},\n")
 	}
 	fmt.Fprintf(&b, "}\n")
 	return format.Source(b.Bytes())
-}
-
-// literal prints limbs as a comma-separated list of 16-digit hex constants.
-func literal(l []uint64) string {
-	s := make([]string, len(l))
-	for i, v := range l {
-		s[i] = fmt.Sprintf("%#016x", v)
-	}
-	return strings.Join(s, ", ")
 }

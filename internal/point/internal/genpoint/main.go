@@ -31,7 +31,6 @@ import (
 	"fmt"
 	"math/big"
 	"os"
-	"strings"
 
 	"github.com/p256tls/p256tls/internal/curvedef"
 	"github.com/p256tls/p256tls/internal/gensrc"
@@ -72,7 +71,7 @@ type params struct {
 
 // limbs is a field element's representation as a literal, with what it is.
 type limbs struct {
-	Lit string // "{0x1, 0x0, 0x0, 0x0}"
+	Lit string // "{0x0000000000000001, 0x0000000000000000, …}"
 	Doc string // "1"
 }
 
@@ -98,24 +97,36 @@ func newParams(c *curvedef.Curve, fieldImport, ecdh string) params {
 
 		JacWords: 3 * c.Limbs, AffWords: 2 * c.Limbs, CachedWords: 5 * c.Limbs,
 		JacBytes: 24 * c.Limbs, AffBytes: 16 * c.Limbs, CachedBytes: 40 * c.Limbs,
-		PLimbs:      fmt.Sprintf("[%d]uint64", c.Limbs) + rawLimbs(c, c.P).Lit,
+		PLimbs:      fmt.Sprintf("[%d]uint64", c.Limbs) + rawLimbs(c, c.P, "p").Lit,
 		Edges:       kernelEdges(c),
 		HalfTargets: halfTargets(c),
 	}
 }
 
 // rawLimbs returns x (0 ≤ x < 2^Bits) as its limbs, not in Montgomery
-// form: the kernels' tests take representations as they are.
-func rawLimbs(c *curvedef.Curve, x *big.Int) limbs {
+// form, with what it is: the kernels' tests take representations as they
+// are.
+func rawLimbs(c *curvedef.Curve, x *big.Int, doc string) limbs {
 	l, err := c.Limbs64(x)
 	if err != nil {
 		panic(err) // unreachable: every caller's value is below 2^Bits
 	}
-	s := make([]string, len(l))
-	for i, v := range l {
-		s[i] = fmt.Sprintf("%#x", v)
+	return limbs{Lit: "{" + gensrc.Limbs(l) + "}", Doc: doc}
+}
+
+// named is a value of kernelEdges or halfTargets with what it is.
+type named struct {
+	x   *big.Int
+	doc string
+}
+
+// literals returns the values as limbs (rawLimbs).
+func literals(c *curvedef.Curve, vs []named) []limbs {
+	out := make([]limbs, len(vs))
+	for i, v := range vs {
+		out[i] = rawLimbs(c, v.x, v.doc)
 	}
-	return limbs{Lit: "{" + strings.Join(s, ", ") + "}"}
+	return out
 }
 
 // bigOf returns the sum of the terms v·2^e, for (v, e) pairs.
@@ -146,10 +157,7 @@ func kernelEdges(c *curvedef.Curve) []limbs {
 	inv.Add(&inv, bigOf(1, top))
 	pTop := new(big.Int).Rsh(c.P, uint(top))
 	belowTop := bigOf(1, top, -1, 0)
-	edges := []struct {
-		x   *big.Int
-		doc string
-	}{
+	return literals(c, []named{
 		{bigOf(), "0"},
 		{bigOf(1, 0), "1"},
 		{bigOf(2, 0), "2"},
@@ -161,13 +169,7 @@ func kernelEdges(c *curvedef.Curve) []limbs {
 		{new(big.Int).Add(belowTop, new(big.Int).Lsh(pTop.Sub(pTop, bigOf(1, 0)), uint(top))), "all ones below the top limb, the top limb p's − 1"},
 		{&alt, "all ones in the even limbs below the top one"},
 		{&inv, "all ones in the odd limbs below the top one, which is 1"},
-	}
-	out := make([]limbs, len(edges))
-	for i, e := range edges {
-		out[i] = rawLimbs(c, e.x)
-		out[i].Doc = e.doc
-	}
-	return out
+	})
 }
 
 // halfTargets are values v, each odd and below p, at the edges of the
@@ -182,10 +184,7 @@ func halfTargets(c *curvedef.Curve) []limbs {
 	cLow := new(big.Int).Sub(cc, new(big.Int).Lsh(new(big.Int).Rsh(cc, uint(k)), uint(k)))
 	pTop := new(big.Int).Rsh(c.P, uint(top))
 	bigTop := new(big.Int).Lsh(pTop.Sub(pTop, bigOf(1, 0)), uint(top))
-	targets := []struct {
-		x   *big.Int
-		doc string
-	}{
+	return literals(c, []named{
 		{bigOf(1, 0), "1"},
 		{bigOf(3, 0), "3"},
 		{new(big.Int).Sub(cc, bigOf(2, 0)), "c − 2"},
@@ -196,23 +195,12 @@ func halfTargets(c *curvedef.Curve) []limbs {
 		{bigOf(1, k, -1, 0, 5, top), "all ones below c's top nonzero limb, 5 in the top limb"},
 		{new(big.Int).Add(cLow, bigTop), "c without its top nonzero limb, the top limb p's − 1"},
 		{new(big.Int).Sub(c.P, bigOf(2, 0)), "p − 2"},
-	}
-	out := make([]limbs, len(targets))
-	for i, t := range targets {
-		out[i] = rawLimbs(c, t.x)
-		out[i].Doc = t.doc
-	}
-	return out
+	})
 }
 
 // element returns x in Montgomery form as a field.Element literal.
 func element(c *curvedef.Curve, x *big.Int) string {
-	l := c.Montgomery(x)
-	s := make([]string, len(l))
-	for i, v := range l {
-		s[i] = fmt.Sprintf("%#016x", v)
-	}
-	return "field.Element{" + strings.Join(s, ", ") + "}"
+	return "field.Element{" + gensrc.Limbs(c.Montgomery(x)) + "}"
 }
 
 // generate returns the files of the named curve, by file name, gofmt'ed.
