@@ -47,8 +47,8 @@ func weights(digest []byte, r, w *scalar.Scalar) (u1, u2 [4]uint64) {
 	return u1, u2
 }
 
-// abs returns |d| for a wNAF digit (never −128).
-func abs(d int8) int {
+// abs returns |d| for a wNAF digit (odd, so never the type's minimum).
+func abs[D int8 | int16](d D) int {
 	if d < 0 {
 		return int(-d)
 	}
@@ -154,11 +154,9 @@ func (pl *plan) add(s *wnaf.Sparse, tab []point.Affine, per int) {
 		pl.a[t][pl.n[t]] = c
 		pl.n[t]++
 		e := pl.entry(c, tab, per)
-		sink += e.X[0] ^ e.Y[3] // the first and the last word: both cache lines of an unaligned entry
+		sink = touched(sink, e)
 	}
-	if sink == touchNever {
-		touchHits.Add(1) // never taken in practice; keeps the loads live
-	}
+	keepLoads(sink)
 }
 
 // entry returns the table point an addend code names.
@@ -170,10 +168,22 @@ func (pl *plan) entry(c uint16, tab []point.Affine, per int) *point.Affine {
 	return &gtable.Table[j][i]
 }
 
-// touchNever and touchHits only keep plan.add's loads from being optimized
-// away: the loaded words are summed and compared with touchNever, a
-// variable the compiler cannot see through, whose value (not 0, which an
-// empty sum gives) no sum of table words is expected to hit.
+// touched returns sink plus the first and the last word of e: both cache
+// lines of an unaligned entry, loaded.
+func touched(sink uint64, e *point.Affine) uint64 {
+	return sink + e.X[0] ^ e.Y[3]
+}
+
+// keepLoads keeps the loads summed into sink from being optimized away:
+// sink is compared with touchNever, a variable the compiler cannot see
+// through, whose value (not 0, which an empty sum gives) no sum of table
+// words is expected to hit.
+func keepLoads(sink uint64) {
+	if sink == touchNever {
+		touchHits.Add(1) // never taken in practice
+	}
+}
+
 var (
 	touchNever uint64 = 0x9e3779b97f4a7c15
 	touchHits  atomic.Uint64
@@ -190,8 +200,9 @@ func VerifyPoint(q *point.Affine, digest []byte, r, s *scalar.Scalar) bool {
 	return checkX(&acc, r)
 }
 
-// JointSum sets acc = u1·G + u2·Q: a chain over Q's width-QWidth NAF, into
-// whose last RunLen steps G's runs are added.
+// JointSum sets acc = u1·G + u2·Q: one chain over the NAFs of u2 (width
+// QWidth, Q's odd multiples made per call) and u1 (width gtable.OddWidth,
+// G's odd multiples from gtable.Odd).
 func JointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) {
 	var qm [1 << (QWidth - 2)]point.Cached
 	jointSum(acc, u1, u2, q, qm[:], QWidth)
@@ -202,10 +213,17 @@ func JointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) {
 func jointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine, qm []point.Cached, w uint) {
 	var gs wnaf.Sparse
 	var qd [wnaf.Len]int8
-	wnaf.RecodeSparse(&gs, u1[:], gtable.Width)
-	var pl plan
-	pl.add(&gs, nil, 0)
+	wnaf.RecodeSparse(&gs, u1[:], gtable.OddWidth)
 	top := wnaf.Recode(qd[:], u2[:], w)
+
+	// G's entries are loaded now, all at once, so that their cache misses
+	// overlap each other and the building of Q's multiples (as plan.add
+	// does for the split chains).
+	var sink uint64
+	for _, d := range gs.D[:gs.N] {
+		sink = touched(sink, &gtable.Odd[abs(d.Val)>>1])
+	}
+	keepLoads(sink)
 
 	// Odd multiples Q, 3Q, …, (2^(w−1)−1)·Q in Jacobian form, with their
 	// Z² and Z³.
@@ -221,8 +239,10 @@ func jointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine, qm []poin
 		qm[i].Set(&cur)
 	}
 
-	if top < RunLen-1 {
-		top = RunLen - 1
+	// G's digits are taken from the top, gi the next one down.
+	gi := gs.N - 1
+	if gi >= 0 && int(gs.D[gi].Pos) > top {
+		top = int(gs.D[gi].Pos)
 	}
 	acc.SetInfinity()
 	for t := top; t >= 0; t-- {
@@ -232,10 +252,10 @@ func jointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine, qm []poin
 		if d := qd[t]; d != 0 {
 			acc.AddCachedVartime(&qm[abs(d)>>1], d < 0)
 		}
-		if t < RunLen {
-			for _, c := range pl.a[t][:pl.n[t]] {
-				acc.AddMixedVartime(pl.entry(c, nil, 0), c&planNeg != 0) // G's runs
-			}
+		if gi >= 0 && int(gs.D[gi].Pos) == t {
+			d := gs.D[gi].Val
+			acc.AddMixedVartime(&gtable.Odd[abs(d)>>1], d < 0)
+			gi--
 		}
 	}
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
 	"github.com/p256tls/p256tls/internal/field"
 	"github.com/p256tls/p256tls/internal/gentest"
+	"github.com/p256tls/p256tls/internal/gtable"
 	"github.com/p256tls/p256tls/internal/point"
 	"github.com/p256tls/p256tls/internal/scalar"
 	"github.com/p256tls/p256tls/internal/wnaf"
@@ -167,9 +168,10 @@ func randKey(t testing.TB) (*ecdsa.PrivateKey, point.Affine) {
 // structured returns scalars (mod n) that put digits at the run boundaries
 // of the shipped split (RunLen·k − 1, RunLen·k), around the limb boundaries
 // (64k − 1 to 64k + 4), at the bottom and at the top (curveBits − 2 to curveBits):
-// the small odd multiples m·2^pos, the multiples in the same order at every
-// position (stride apart), then n − 1 (all digits negative at the top) and
-// n − 2^200.
+// the small odd multiples m·2^pos and the largest digits of G's table in
+// ordinary verification (2^(OddWidth−1) ± 1: one digit, then its negative
+// with a carry), the multiples in the same order at every position (stride
+// apart), then n − 1 (all digits negative at the top) and n − 2^200.
 func structured() (out []*big.Int, stride int) {
 	poss := []uint{0, 1, curveBits - 2, curveBits - 1, curveBits}
 	for k := uint(64); k < curveBits; k += 64 {
@@ -180,9 +182,10 @@ func structured() (out []*big.Int, stride int) {
 	for k := uint(1); k < Runs; k++ {
 		poss = append(poss, RunLen*k-1, RunLen*k)
 	}
-	ms := []int64{1, 3, 63, 65, 127}
+	wide := int64(1) << (gtable.OddWidth - 1)
+	ms := []int64{1, 3, 63, 65, 127, wide - 1, wide + 1}
 	if short() {
-		ms = []int64{1, 3, 63}
+		ms = []int64{1, 3, 63, wide + 1}
 	}
 	for _, pos := range poss {
 		for _, m := range ms {

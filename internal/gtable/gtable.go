@@ -11,6 +11,7 @@
 package gtable
 
 //go:generate go run ./gen -w 8 -runs 16 -out table.go
+//go:generate go run ./gen -odd 12 -out odd.go
 
 // PerRun is the number of entries in a run: the odd multiples up to
 // 2^(Width−1) − 1.

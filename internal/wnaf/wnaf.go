@@ -28,10 +28,11 @@ const (
 // non-zero digits side by side. (256-bit scalars have at most 129.)
 const MaxDigits = 193
 
-// A Digit is one non-zero digit of a NAF: Val·2^Pos.
+// A Digit is one non-zero digit of a NAF: Val·2^Pos. Val is odd with
+// |Val| < 2^(w−1), so int16 holds every width RecodeSparse takes.
 type Digit struct {
 	Pos uint16
-	Val int8
+	Val int16
 }
 
 // Sparse is a NAF listed by its non-zero digits only, least significant
@@ -44,9 +45,13 @@ type Sparse struct {
 // Recode writes the width-w NAF of k (plain little-endian limbs, 4 or 6 of
 // them) into out, least significant digit first, zeroing all of out, and
 // returns the index of the most significant non-zero digit, or −1 when
-// k = 0. w must be in [2, 8] and len(out) at least 64·len(k) + 1, else it
-// panics (a programming error: callers pass constants).
+// k = 0. w must be in [2, 8] (the digits fit int8) and len(out) at least
+// 64·len(k) + 1, else it panics (a programming error: callers pass
+// constants).
 func Recode(out []int8, k []uint64, w uint) int {
+	if w > 8 {
+		panic("wnaf: width out of range for int8 digits")
+	}
 	if len(out) < 64*len(k)+1 {
 		panic("wnaf: output shorter than the scalar's NAF")
 	}
@@ -54,7 +59,7 @@ func Recode(out []int8, k []uint64, w uint) int {
 	RecodeSparse(&s, k, w)
 	clear(out)
 	for _, d := range s.D[:s.N] {
-		out[d.Pos] = d.Val
+		out[d.Pos] = int8(d.Val)
 	}
 	if s.N == 0 {
 		return -1
@@ -64,11 +69,11 @@ func Recode(out []int8, k []uint64, w uint) int {
 
 // RecodeSparse sets s to the non-zero digits of the width-w NAF of k (plain
 // little-endian limbs, 4 or 6 of them), in increasing position. w must be
-// in [2, 8] and len(k) at most 6, else it panics (a programming error:
+// in [2, 16] and len(k) at most 6, else it panics (a programming error:
 // callers pass constants). Runs of zero digits are skipped a word at a time,
 // so the work is proportional to the number of non-zero digits.
 func RecodeSparse(s *Sparse, k []uint64, w uint) {
-	if w < 2 || w > 8 {
+	if w < 2 || w > 16 {
 		panic("wnaf: width out of range")
 	}
 	if len(k) > 6 {
@@ -96,12 +101,12 @@ func RecodeSparse(s *Sparse, k []uint64, w uint) {
 		// Odd here, so at most 2^w − 1. A negative digit needs bit i+w−1
 		// of k set, so its carry lands at position ≤ 64·len(k).
 		v := window64(k, i)&(uint64(1)<<w-1) + carry
-		var d int8
+		var d int16
 		if v >= half {
-			d = int8(int64(v) - int64(1)<<w)
+			d = int16(int64(v) - int64(1)<<w)
 			carry = 1
 		} else {
-			d = int8(v)
+			d = int16(v)
 			carry = 0
 		}
 		s.D[s.N] = Digit{Pos: uint16(i), Val: d}

@@ -56,6 +56,31 @@ func check(t *testing.T, x *big.Int, n, outLen int, w uint) {
 	}
 }
 
+// checkSparse checks RecodeSparse's digits of x (n limbs) at width w:
+// increasing positions at least w apart, odd values below 2^(w−1) in
+// magnitude, summing to x.
+func checkSparse(t *testing.T, x *big.Int, n int, w uint) {
+	t.Helper()
+	var s Sparse
+	RecodeSparse(&s, limbs(x, n), w)
+	sum := new(big.Int)
+	for j, d := range s.D[:s.N] {
+		if v := int(d.Val); v%2 == 0 || v >= 1<<(w-1) || v <= -(1<<(w-1)) {
+			t.Fatalf("%d limbs w=%d x=%x: bad digit %d at %d", n, w, x, d.Val, d.Pos)
+		}
+		if j > 0 && int(d.Pos)-int(s.D[j-1].Pos) < int(w) {
+			t.Fatalf("%d limbs w=%d x=%x: digits at %d and %d too close", n, w, x, s.D[j-1].Pos, d.Pos)
+		}
+		if int(d.Pos) > 64*n {
+			t.Fatalf("%d limbs w=%d x=%x: digit past %d", n, w, x, 64*n)
+		}
+		sum.Add(sum, new(big.Int).Lsh(big.NewInt(int64(d.Val)), uint(d.Pos)))
+	}
+	if sum.Cmp(x) != 0 {
+		t.Fatalf("%d limbs w=%d x=%x: digits sum to %x", n, w, x, sum)
+	}
+}
+
 func TestRecode(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, sz := range sizes {
@@ -68,11 +93,18 @@ func TestRecode(t *testing.T) {
 			special = append(special, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), b), big.NewInt(1)),
 				new(big.Int).Lsh(big.NewInt(127), b-3))
 		}
-		for w := uint(2); w <= 8; w++ {
+		for w := uint(2); w <= 16; w++ {
 			for _, x := range special {
-				check(t, x, sz.limbs, sz.len, w)
+				checkSparse(t, x, sz.limbs, w)
+				if w <= 8 {
+					check(t, x, sz.limbs, sz.len, w)
+				}
 			}
-			for i := 0; i < 2000; i++ {
+			n := 2000
+			if w > 8 {
+				n = 300
+			}
+			for i := 0; i < n; i++ {
 				b := make([]byte, 8*sz.limbs)
 				for j := range b {
 					b[j] = byte(r.Uint32())
@@ -87,7 +119,11 @@ func TestRecode(t *testing.T) {
 						}
 					}
 				}
-				check(t, new(big.Int).SetBytes(b), sz.limbs, sz.len, w)
+				x := new(big.Int).SetBytes(b)
+				checkSparse(t, x, sz.limbs, w)
+				if w <= 8 {
+					check(t, x, sz.limbs, sz.len, w)
+				}
 			}
 		}
 	}
@@ -104,6 +140,30 @@ func TestRecodeShortOutput(t *testing.T) {
 	var d [Len]int8
 	var k [6]uint64
 	Recode(d[:], k[:], 5)
+}
+
+// TestWidthRange checks that widths outside each function's range are a
+// panic: above 8 for Recode (its digits are int8), outside [2, 16] for
+// RecodeSparse.
+func TestWidthRange(t *testing.T) {
+	var k [6]uint64
+	var d [Len384]int8
+	var s Sparse
+	for _, f := range []func(){
+		func() { Recode(d[:], k[:], 9) },
+		func() { RecodeSparse(&s, k[:], 1) },
+		func() { RecodeSparse(&s, k[:], 17) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Fatal("no panic")
+				}
+			}()
+			f()
+		}()
+	}
+	RecodeSparse(&s, k[:], 16) // in range
 }
 
 func TestRecodeAllocs(t *testing.T) {
@@ -167,7 +227,7 @@ func TestRecodeSparse(t *testing.T) {
 					if v == 0 {
 						continue
 					}
-					if j >= s.N || int(s.D[j].Pos) != pos || s.D[j].Val != v {
+					if j >= s.N || int(s.D[j].Pos) != pos || s.D[j].Val != int16(v) {
 						t.Fatalf("w=%d k=%x: sparse digit %d disagrees with the dense digit %d at %d", w, k, j, v, pos)
 					}
 					j++

@@ -47,11 +47,39 @@ func CheckCommitted(dir string, tg Target, w, runs, runLen int) error {
 	return nil
 }
 
+// CheckOddCommitted is the freshness test of a table package's odd.go
+// (both table packages' TestGeneratedOdd call it): dir/odd.go must equal
+// OddSource(tg, w) byte for byte, and dir/gtable.go must carry the
+// go:generate directive of OddCommand(tg, w). It returns the first failure
+// found, nil if none.
+func CheckOddCommitted(dir string, tg Target, w int) error {
+	got, err := os.ReadFile(filepath.Join(dir, "odd.go"))
+	if err != nil {
+		return err
+	}
+	want, err := OddSource(tg, w)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(got, want) {
+		return fmt.Errorf("odd.go differs from the generator's output: run go generate in %s", dir)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "gtable.go"))
+	if err != nil {
+		return err
+	}
+	if !strings.Contains(string(src), "//go:generate "+OddCommand(tg, w)+"\n") {
+		return fmt.Errorf("the go:generate directive does not name the committed odd-multiples width")
+	}
+	return nil
+}
+
 // CheckEntries recomputes every entry of a committed table with
 // crypto/elliptic, independently of this generator and of the module's
 // arithmetic: entry(j, i) must return the big-endian affine coordinates of
-// (2i+1)·2^(runLen·j)·G for every run j < runs and i < perRun. It returns
-// the first wrong entry, nil if none.
+// (2i+1)·2^(runLen·j)·G for every run j < runs and i < perRun (one run of
+// length 0 for the odd multiples of G alone). It returns the first wrong
+// entry, nil if none.
 func CheckEntries(curve string, runs, runLen, perRun int, entry func(j, i int) (x, y []byte)) error {
 	c, err := ellipticCurve(curve)
 	if err != nil {

@@ -6,8 +6,9 @@ import (
 )
 
 // TestSourceRefuses checks the shapes the generator refuses: widths outside
-// [2, 8], run counts outside [1, 64], and splits whose last run would hold
-// no digit position (32 runs of 13 positions for P-384's 385 digits).
+// [2, 8], run counts outside [1, 64], splits whose last run would hold no
+// digit position (32 runs of 13 positions for P-384's 385 digits), and
+// odd-multiples widths outside [3, OddMaxWidth].
 func TestSourceRefuses(t *testing.T) {
 	p256, err := Lookup("P-256")
 	if err != nil {
@@ -28,6 +29,14 @@ func TestSourceRefuses(t *testing.T) {
 		if _, err := Source(c.tg, c.w, c.runs); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s w=%d runs=%d: %v, want an error about %q", c.tg.Curve.Name, c.w, c.runs, err, c.want)
 		}
+	}
+	for _, w := range []int{2, OddMaxWidth + 1} {
+		if _, err := OddSource(p256, w); err == nil || !strings.Contains(err.Error(), "width") {
+			t.Errorf("odd multiples at width %d: %v, want an error about the width", w, err)
+		}
+	}
+	if _, err := OddSource(p384, OddMaxWidth); err != nil {
+		t.Errorf("odd multiples at width %d: %v", OddMaxWidth, err)
 	}
 	if _, err := Lookup("P-521"); err == nil {
 		t.Error("P-521 accepted")

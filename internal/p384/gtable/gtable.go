@@ -12,6 +12,7 @@
 package gtable
 
 //go:generate go run ../../gtable/gen -curve P-384 -w 8 -runs 20 -out table.go
+//go:generate go run ../../gtable/gen -curve P-384 -odd 12 -out odd.go
 
 // PerRun is the number of entries in a run: the odd multiples up to
 // 2^(Width−1) − 1.
