@@ -5,9 +5,14 @@
 // added into one chain of RunLen−1 doublings (shared with the key's runs in
 // keytable).
 //
-// The table is generated source (table.go, by ./gen from math/big): there is
-// no work at init. TestGenerated regenerates it and compares byte for byte;
-// TestEntries recomputes every entry with crypto/elliptic.
+// Odd holds G's odd multiples alone at the wider width OddWidth, for
+// ordinary verification's single chain over a full-length NAF of u1
+// (odd.go).
+//
+// Both tables are generated source (table.go and odd.go, by ./gen from
+// math/big): there is no work at init. TestGenerated and TestGeneratedOdd
+// regenerate them and compare byte for byte; TestEntries and TestOddEntries
+// recompute every entry with crypto/elliptic.
 package gtable
 
 //go:generate go run ./gen -w 8 -runs 16 -out table.go

@@ -5,10 +5,15 @@
 // in affine form, so that all runs are added into one chain of RunLen−1
 // doublings (shared with a key's runs in internal/keytab).
 //
-// The table is generated source (table.go, by internal/gtable/gen, the one
-// generator of both curves' tables, from math/big): there is no work at
-// init. TestGenerated regenerates it and compares byte for byte;
-// TestEntries recomputes every entry with crypto/elliptic.
+// Odd holds G's odd multiples alone at the wider width OddWidth, for
+// ordinary verification's single chain over a full-length NAF of u1
+// (odd.go).
+//
+// Both tables are generated source (table.go and odd.go, by
+// internal/gtable/gen, the one generator of both curves' tables, from
+// math/big): there is no work at init. TestGenerated and TestGeneratedOdd
+// regenerate them and compare byte for byte; TestEntries and TestOddEntries
+// recompute every entry with crypto/elliptic.
 package gtable
 
 //go:generate go run ../../gtable/gen -curve P-384 -w 8 -runs 20 -out table.go
