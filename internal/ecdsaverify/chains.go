@@ -211,19 +211,10 @@ func JointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine) {
 // jointSum is JointSum with Q's NAF width w (at least 3), and qm the room
 // for Q's 2^(w−2) odd multiples (exactly that many).
 func jointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine, qm []point.Cached, w uint) {
-	var gs wnaf.Sparse
+	var gd gDigits
+	gtop := gd.recode(u1[:])
 	var qd [wnaf.Len]int8
-	wnaf.RecodeSparse(&gs, u1[:], gtable.OddWidth)
-	top := wnaf.Recode(qd[:], u2[:], w)
-
-	// G's entries are loaded now, all at once, so that their cache misses
-	// overlap each other and the building of Q's multiples (as plan.add
-	// does for the split chains).
-	var sink uint64
-	for _, d := range gs.D[:gs.N] {
-		sink = touched(sink, &gtable.Odd[abs(d.Val)>>1])
-	}
-	keepLoads(sink)
+	top := max(wnaf.Recode(qd[:], u2[:], w), gtop)
 
 	// Odd multiples Q, 3Q, …, (2^(w−1)−1)·Q in Jacobian form, with their
 	// Z² and Z³.
@@ -239,11 +230,6 @@ func jointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine, qm []poin
 		qm[i].Set(&cur)
 	}
 
-	// G's digits are taken from the top, gi the next one down.
-	gi := gs.N - 1
-	if gi >= 0 && int(gs.D[gi].Pos) > top {
-		top = int(gs.D[gi].Pos)
-	}
 	acc.SetInfinity()
 	for t := top; t >= 0; t-- {
 		if acc.Z.IsZero() == 0 {
@@ -252,12 +238,45 @@ func jointSum(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine, qm []poin
 		if d := qd[t]; d != 0 {
 			acc.AddCachedVartime(&qm[abs(d)>>1], d < 0)
 		}
-		if gi >= 0 && int(gs.D[gi].Pos) == t {
-			d := gs.D[gi].Val
+		if d := gd.at(t); d != 0 {
 			acc.AddMixedVartime(&gtable.Odd[abs(d)>>1], d < 0)
-			gi--
 		}
 	}
+}
+
+// gDigits are the non-zero digits of u1's width-gtable.OddWidth NAF, which
+// an ordinary chain adds from gtable.Odd, read from the top down.
+type gDigits struct {
+	s wnaf.Sparse
+	i int // the index in s of the next digit down
+}
+
+// recode sets g to u1's digits and returns the top one's position (−1 if
+// u1 = 0). It also loads every entry of gtable.Odd they name, all at once,
+// so that their cache misses overlap each other and the work before the
+// chain (as plan.add does for the split chains).
+func (g *gDigits) recode(u1 []uint64) int {
+	wnaf.RecodeSparse(&g.s, u1, gtable.OddWidth)
+	var sink uint64
+	for _, d := range g.s.D[:g.s.N] {
+		sink = touched(sink, &gtable.Odd[abs(d.Val)>>1])
+	}
+	keepLoads(sink)
+	g.i = g.s.N - 1
+	if g.i < 0 {
+		return -1
+	}
+	return int(g.s.D[g.i].Pos)
+}
+
+// at returns the digit at position t, 0 if there is none; t must decrease
+// from one call to the next.
+func (g *gDigits) at(t int) int16 {
+	if g.i < 0 || int(g.s.D[g.i].Pos) != t {
+		return 0
+	}
+	g.i--
+	return g.s.D[g.i+1].Val
 }
 
 // pMinusN is p − n as plain little-endian limbs (about 2^126.1).

@@ -14,14 +14,16 @@ import (
 // jointSumAffine is the design alternative to JointSum that
 // docs/verification.md measured and rejected: Q's odd multiples made affine
 // by one inversion (Montgomery's trick), so that the chain uses mixed
-// additions instead of cached Jacobian ones. TestJointSumAffine checks it
+// additions instead of cached Jacobian ones; G's digits are JointSum's
+// (gDigits). TestJointSumAffine checks it
 // computes the same sum, so that BenchmarkJoint compares two correct
 // chains (BenchmarkJoint times it through jointVariants); rerun
 // BenchmarkJoint when the field or the formulas change.
 func jointSumAffine(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine, qw uint) {
-	var gd, qd [wnaf.Len]int8
-	wnaf.Recode(gd[:], u1[:], gtable.Width)
-	top := wnaf.Recode(qd[:], u2[:], qw)
+	var gd gDigits
+	gtop := gd.recode(u1[:])
+	var qd [wnaf.Len]int8
+	top := max(wnaf.Recode(qd[:], u2[:], qw), gtop)
 	var qj [16]point.Jacobian
 	var qa [16]point.Affine
 	var scratch [16]field.Element
@@ -36,9 +38,6 @@ func jointSumAffine(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine, qw 
 		qj[i].AddCachedVartime(&q2, false)
 	}
 	point.BatchToAffineVartime(qa[:m], qj[:m], scratch[:m])
-	if top < RunLen-1 {
-		top = RunLen - 1
-	}
 	acc.SetInfinity()
 	for t := top; t >= 0; t-- {
 		if acc.Z.IsZero() == 0 {
@@ -47,12 +46,8 @@ func jointSumAffine(acc *point.Jacobian, u1, u2 *[4]uint64, q *point.Affine, qw 
 		if d := qd[t]; d != 0 {
 			acc.AddMixedVartime(&qa[abs(d)>>1], d < 0)
 		}
-		if t < RunLen {
-			for j := 0; j < Runs; j++ {
-				if d := gd[RunLen*j+t]; d != 0 {
-					acc.AddMixedVartime(&gtable.Table[j][abs(d)>>1], d < 0)
-				}
-			}
+		if d := gd.at(t); d != 0 {
+			acc.AddMixedVartime(&gtable.Odd[abs(d)>>1], d < 0)
 		}
 	}
 }
