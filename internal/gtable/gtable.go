@@ -15,7 +15,7 @@
 // recompute every entry with crypto/elliptic.
 package gtable
 
-//go:generate go run ./gen -w 8 -runs 16 -out table.go
+//go:generate go run ./gen -w 10 -runs 16 -out table.go
 //go:generate go run ./gen -odd 12 -out odd.go
 
 // PerRun is the number of entries in a run: the odd multiples up to

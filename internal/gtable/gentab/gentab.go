@@ -74,12 +74,17 @@ func Command(tg Target, w, runs int) string {
 	return fmt.Sprintf("go run ../../gtable/gen -curve %s -w %d -runs %d -out table.go", tg.Curve.Name, w, runs)
 }
 
+// RunsMaxWidth is the widest split-wNAF runs Source writes: the split
+// chains' plan codes an entry's index in 8 bits, so a run holds at most
+// 2^(w−2) = 256 entries.
+const RunsMaxWidth = 10
+
 // Source returns the gofmt-formatted Go source of a target's table.go for
 // width w and the given number of runs, each of ⌈Digits/runs⌉ positions.
 // Every run must hold a digit position (no empty runs).
 func Source(tg Target, w, runs int) ([]byte, error) {
 	c := tg.Curve
-	if w < 2 || w > 8 {
+	if w < 2 || w > RunsMaxWidth {
 		return nil, fmt.Errorf("gentab: width %d out of range", w)
 	}
 	if runs < 1 || runs > 64 {

@@ -6,7 +6,7 @@ import (
 )
 
 // TestSourceRefuses checks the shapes the generator refuses: widths outside
-// [2, 8], run counts outside [1, 64], splits whose last run would hold no
+// [2, RunsMaxWidth], run counts outside [1, 64], splits whose last run would hold no
 // digit position (32 runs of 13 positions for P-384's 385 digits), and
 // odd-multiples widths outside [3, OddMaxWidth].
 func TestSourceRefuses(t *testing.T) {
@@ -23,7 +23,7 @@ func TestSourceRefuses(t *testing.T) {
 		w, runs int
 		want    string
 	}{
-		{p256, 1, 16, "width"}, {p256, 9, 16, "width"}, {p256, 8, 0, "runs out of range"},
+		{p256, 1, 16, "width"}, {p256, RunsMaxWidth + 1, 16, "width"}, {p256, 8, 0, "runs out of range"},
 		{p256, 8, 65, "runs out of range"}, {p384, 5, 32, "empty"}, {p256, 5, 30, "empty"},
 	} {
 		if _, err := Source(c.tg, c.w, c.runs); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -43,6 +43,9 @@ func TestSourceRefuses(t *testing.T) {
 	}
 	if Digits(p256.Curve) != 257 || Digits(p384.Curve) != 385 || RunLen(p384.Curve, 20) != 20 || RunLen(p256.Curve, 16) != 17 {
 		t.Error("digit counts")
+	}
+	if _, err := Source(p256, RunsMaxWidth, 16); err != nil {
+		t.Errorf("width %d: %v", RunsMaxWidth, err)
 	}
 	if _, err := Source(p384, 4, 33); err != nil {
 		t.Errorf("33 runs of 12 for P-384: %v", err)

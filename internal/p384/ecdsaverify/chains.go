@@ -176,6 +176,9 @@ const (
 // The run field must hold every run.
 var _ [planRun + 1 - Runs]struct{}
 
+// And the index in 8 bits: a run of G's holds at most 256 entries.
+var _ [0xff + 1 - gtable.PerRun]struct{}
+
 // add appends the digits of s: the generator's when tab is nil, else those
 // of the key's table tab with per entries in each run. Each position holds
 // one digit of each scalar, so a step gets at most 2·Runs addends.

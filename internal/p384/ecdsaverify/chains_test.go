@@ -170,7 +170,8 @@ func randKey(t testing.TB) (*ecdsa.PrivateKey, point.Affine) {
 // (64k − 1 to 64k + 4), at the bottom and at the top (curveBits − 2 to curveBits):
 // the small odd multiples m·2^pos and the largest digits of G's table in
 // ordinary verification (2^(OddWidth−1) ± 1: one digit, then its negative
-// with a carry), the multiples in the same order at every position (stride
+// with a carry) and, where its runs are wider than 8, of G's runs, the
+// multiples in the same order at every position (stride
 // apart), then n − 1 (all digits negative at the top) and n − 2^200.
 func structured() (out []*big.Int, stride int) {
 	poss := []uint{0, 1, curveBits - 2, curveBits - 1, curveBits}
@@ -184,6 +185,9 @@ func structured() (out []*big.Int, stride int) {
 	}
 	wide := int64(1) << (gtable.OddWidth - 1)
 	ms := []int64{1, 3, 63, 65, 127, wide - 1, wide + 1}
+	if runs := int64(1) << (gtable.Width - 1); runs > 128 {
+		ms = append(ms, runs-1, runs+1) // G's runs' largest digits
+	}
 	if short() {
 		ms = []int64{1, 3, 63, wide + 1}
 	}
