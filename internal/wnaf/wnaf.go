@@ -23,6 +23,13 @@ const (
 	Len384 = 448
 )
 
+// MaxWidth is the widest NAF RecodeSparse writes (its digits are int16);
+// DenseMaxWidth the widest Recode writes (its digits are int8).
+const (
+	MaxWidth      = 16
+	DenseMaxWidth = 8
+)
+
 // MaxDigits bounds the number of non-zero digits in the NAF of any scalar
 // of up to 384 bits for every width w ≥ 2: positions 0 to 384, and never two
 // non-zero digits side by side. (256-bit scalars have at most 129.)
@@ -45,11 +52,11 @@ type Sparse struct {
 // Recode writes the width-w NAF of k (plain little-endian limbs, 4 or 6 of
 // them) into out, least significant digit first, zeroing all of out, and
 // returns the index of the most significant non-zero digit, or −1 when
-// k = 0. w must be in [2, 8] (the digits fit int8) and len(out) at least
+// k = 0. w must be in [2, DenseMaxWidth] and len(out) at least
 // 64·len(k) + 1, else it panics (a programming error: callers pass
 // constants).
 func Recode(out []int8, k []uint64, w uint) int {
-	if w > 8 {
+	if w > DenseMaxWidth {
 		panic("wnaf: width out of range for int8 digits")
 	}
 	if len(out) < 64*len(k)+1 {
@@ -69,11 +76,11 @@ func Recode(out []int8, k []uint64, w uint) int {
 
 // RecodeSparse sets s to the non-zero digits of the width-w NAF of k (plain
 // little-endian limbs, 4 or 6 of them), in increasing position. w must be
-// in [2, 16] and len(k) at most 6, else it panics (a programming error:
+// in [2, MaxWidth] and len(k) at most 6, else it panics (a programming error:
 // callers pass constants). Runs of zero digits are skipped a word at a time,
 // so the work is proportional to the number of non-zero digits.
 func RecodeSparse(s *Sparse, k []uint64, w uint) {
-	if w < 2 || w > 16 {
+	if w < 2 || w > MaxWidth {
 		panic("wnaf: width out of range")
 	}
 	if len(k) > 6 {

@@ -93,15 +93,15 @@ func TestRecode(t *testing.T) {
 			special = append(special, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), b), big.NewInt(1)),
 				new(big.Int).Lsh(big.NewInt(127), b-3))
 		}
-		for w := uint(2); w <= 16; w++ {
+		for w := uint(2); w <= MaxWidth; w++ {
 			for _, x := range special {
 				checkSparse(t, x, sz.limbs, w)
-				if w <= 8 {
+				if w <= DenseMaxWidth {
 					check(t, x, sz.limbs, sz.len, w)
 				}
 			}
 			n := 2000
-			if w > 8 {
+			if w > DenseMaxWidth {
 				n = 300
 			}
 			for i := 0; i < n; i++ {
@@ -121,7 +121,7 @@ func TestRecode(t *testing.T) {
 				}
 				x := new(big.Int).SetBytes(b)
 				checkSparse(t, x, sz.limbs, w)
-				if w <= 8 {
+				if w <= DenseMaxWidth {
 					check(t, x, sz.limbs, sz.len, w)
 				}
 			}
@@ -143,16 +143,16 @@ func TestRecodeShortOutput(t *testing.T) {
 }
 
 // TestWidthRange checks that widths outside each function's range are a
-// panic: above 8 for Recode (its digits are int8), outside [2, 16] for
+// panic: above DenseMaxWidth for Recode, outside [2, MaxWidth] for
 // RecodeSparse.
 func TestWidthRange(t *testing.T) {
 	var k [6]uint64
 	var d [Len384]int8
 	var s Sparse
 	for _, f := range []func(){
-		func() { Recode(d[:], k[:], 9) },
+		func() { Recode(d[:], k[:], DenseMaxWidth+1) },
 		func() { RecodeSparse(&s, k[:], 1) },
-		func() { RecodeSparse(&s, k[:], 17) },
+		func() { RecodeSparse(&s, k[:], MaxWidth+1) },
 	} {
 		func() {
 			defer func() {
@@ -163,7 +163,7 @@ func TestWidthRange(t *testing.T) {
 			f()
 		}()
 	}
-	RecodeSparse(&s, k[:], 16) // in range
+	RecodeSparse(&s, k[:], MaxWidth) // in range
 }
 
 func TestRecodeAllocs(t *testing.T) {
@@ -202,7 +202,7 @@ func TestRecodeSparse(t *testing.T) {
 			alt[i], alt2[i], ones[i] = 0x5555555555555555, 0xaaaaaaaaaaaaaaaa, ^uint64(0)
 		}
 		alt2[0]++
-		for w := uint(2); w <= 8; w++ {
+		for w := uint(2); w <= DenseMaxWidth; w++ {
 			for i := 0; i < 3000; i++ {
 				k := make([]uint64, sz.limbs)
 				for j := range k {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/p256tls/p256tls/internal/curvedef"
 	"github.com/p256tls/p256tls/internal/gensrc"
+	"github.com/p256tls/p256tls/internal/wnaf"
 )
 
 // A Target names one curve's table package: where its generated file lives
@@ -117,10 +118,6 @@ func Source(tg Target, w, runs int) ([]byte, error) {
 	return format.Source(b.Bytes())
 }
 
-// OddMaxWidth is the widest odd-multiples table OddSource writes: the
-// widest NAF internal/wnaf recodes.
-const OddMaxWidth = 16
-
 // OddCommand returns the go:generate command line that writes a target's
 // odd-multiples table (odd.go).
 func OddCommand(tg Target, w int) string {
@@ -132,10 +129,11 @@ func OddCommand(tg Target, w int) string {
 
 // OddSource returns the gofmt-formatted Go source of a target's odd.go:
 // the affine points (2i+1)·G for i < 2^(w−2), the table of a width-w NAF
-// of a full-length scalar. w must be in [3, OddMaxWidth].
+// of a full-length scalar. w must be in [3, wnaf.MaxWidth], the widest NAF
+// internal/wnaf recodes.
 func OddSource(tg Target, w int) ([]byte, error) {
 	c := tg.Curve
-	if w < 3 || w > OddMaxWidth {
+	if w < 3 || w > wnaf.MaxWidth {
 		return nil, fmt.Errorf("gentab: odd-multiples width %d out of range", w)
 	}
 	var b bytes.Buffer

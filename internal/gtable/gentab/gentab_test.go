@@ -3,12 +3,14 @@ package gentab
 import (
 	"strings"
 	"testing"
+
+	"github.com/p256tls/p256tls/internal/wnaf"
 )
 
 // TestSourceRefuses checks the shapes the generator refuses: widths outside
 // [2, RunsMaxWidth], run counts outside [1, 64], splits whose last run would hold no
 // digit position (32 runs of 13 positions for P-384's 385 digits), and
-// odd-multiples widths outside [3, OddMaxWidth].
+// odd-multiples widths outside [3, wnaf.MaxWidth].
 func TestSourceRefuses(t *testing.T) {
 	p256, err := Lookup("P-256")
 	if err != nil {
@@ -30,13 +32,13 @@ func TestSourceRefuses(t *testing.T) {
 			t.Errorf("%s w=%d runs=%d: %v, want an error about %q", c.tg.Curve.Name, c.w, c.runs, err, c.want)
 		}
 	}
-	for _, w := range []int{2, OddMaxWidth + 1} {
+	for _, w := range []int{2, wnaf.MaxWidth + 1} {
 		if _, err := OddSource(p256, w); err == nil || !strings.Contains(err.Error(), "width") {
 			t.Errorf("odd multiples at width %d: %v, want an error about the width", w, err)
 		}
 	}
-	if _, err := OddSource(p384, OddMaxWidth); err != nil {
-		t.Errorf("odd multiples at width %d: %v", OddMaxWidth, err)
+	if _, err := OddSource(p384, wnaf.MaxWidth); err != nil {
+		t.Errorf("odd multiples at width %d: %v", wnaf.MaxWidth, err)
 	}
 	if _, err := Lookup("P-521"); err == nil {
 		t.Error("P-521 accepted")
