@@ -18,16 +18,12 @@ import (
 // the go:generate directive of Command(tg, w, runs). It returns the first
 // failure found, nil if none.
 func CheckCommitted(dir string, tg Target, w, runs, runLen int) error {
-	got, err := os.ReadFile(filepath.Join(dir, "table.go"))
-	if err != nil {
-		return err
-	}
 	want, err := Source(tg, w, runs)
 	if err != nil {
 		return err
 	}
-	if !bytes.Equal(got, want) {
-		return fmt.Errorf("table.go differs from the generator's output: run go generate in %s", dir)
+	if err := checkSame(dir, "table.go", want); err != nil {
+		return err
 	}
 	ec, err := ellipticCurve(tg.Curve.Name)
 	if err != nil {
@@ -37,14 +33,7 @@ func CheckCommitted(dir string, tg Target, w, runs, runLen int) error {
 	if runs*runLen < digits || (runs-1)*runLen >= digits {
 		return fmt.Errorf("%d runs of %d positions do not fit a %d-digit wNAF tightly", runs, runLen, digits)
 	}
-	src, err := os.ReadFile(filepath.Join(dir, "gtable.go"))
-	if err != nil {
-		return err
-	}
-	if !strings.Contains(string(src), "//go:generate "+Command(tg, w, runs)+"\n") {
-		return fmt.Errorf("the go:generate directive does not name the committed shape")
-	}
-	return nil
+	return checkDirective(dir, Command(tg, w, runs), "shape")
 }
 
 // CheckOddCommitted is the freshness test of a table package's odd.go
@@ -53,23 +42,38 @@ func CheckCommitted(dir string, tg Target, w, runs, runLen int) error {
 // go:generate directive of OddCommand(tg, w). It returns the first failure
 // found, nil if none.
 func CheckOddCommitted(dir string, tg Target, w int) error {
-	got, err := os.ReadFile(filepath.Join(dir, "odd.go"))
-	if err != nil {
-		return err
-	}
 	want, err := OddSource(tg, w)
 	if err != nil {
 		return err
 	}
-	if !bytes.Equal(got, want) {
-		return fmt.Errorf("odd.go differs from the generator's output: run go generate in %s", dir)
+	if err := checkSame(dir, "odd.go", want); err != nil {
+		return err
 	}
+	return checkDirective(dir, OddCommand(tg, w), "odd-multiples width")
+}
+
+// checkSame reports an error unless the committed dir/name is want byte
+// for byte.
+func checkSame(dir, name string, want []byte) error {
+	got, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(got, want) {
+		return fmt.Errorf("%s differs from the generator's output: run go generate in %s", name, dir)
+	}
+	return nil
+}
+
+// checkDirective reports an error unless dir/gtable.go carries the line
+// "//go:generate " + cmd; what names the table's parameters in the error.
+func checkDirective(dir, cmd, what string) error {
 	src, err := os.ReadFile(filepath.Join(dir, "gtable.go"))
 	if err != nil {
 		return err
 	}
-	if !strings.Contains(string(src), "//go:generate "+OddCommand(tg, w)+"\n") {
-		return fmt.Errorf("the go:generate directive does not name the committed odd-multiples width")
+	if !strings.Contains(string(src), "//go:generate "+cmd+"\n") {
+		return fmt.Errorf("the go:generate directive does not name the committed %s", what)
 	}
 	return nil
 }
