@@ -128,16 +128,18 @@ type plan struct {
 }
 
 const (
-	planRun = 0x3f // the run's bits, after a shift by 8
-	planQ   = 1 << 14
-	planNeg = 1 << 15
+	planIndex = 0xff // the odd multiple's index
+	planRun   = 0x3f // the run's bits, after a shift by 8
+	planQ     = 1 << 14
+	planNeg   = 1 << 15
 )
 
 // The run field must hold every run.
 var _ [planRun + 1 - Runs]struct{}
 
-// And the index in 8 bits: a run of G's holds at most 256 entries.
-var _ [0xff + 1 - gtable.PerRun]struct{}
+// And the index field must hold every entry of a run of G's (the key
+// tables' runs are narrower).
+var _ [planIndex + 1 - gtable.PerRun]struct{}
 
 // add appends the digits of s: the generator's when tab is nil, else those
 // of the key's table tab with per entries in each run. Each position holds
@@ -164,7 +166,7 @@ func (pl *plan) add(s *wnaf.Sparse, tab []point.Affine, per int) {
 
 // entry returns the table point an addend code names.
 func (pl *plan) entry(c uint16, tab []point.Affine, per int) *point.Affine {
-	i, j := int(c&0xff), int(c>>8&planRun)
+	i, j := int(c&planIndex), int(c>>8&planRun)
 	if c&planQ != 0 {
 		return &tab[j*per+i]
 	}
