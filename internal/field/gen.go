@@ -1,7 +1,8 @@
 package field
 
-// arith.go, kernels.go, kernels_amd64.go, field_noasm.go and kernels_test.go are written by genfield from the
-// templates the P-256 and P-384 fields share.
+// arith.go, field_noasm.go, kernels_test.go and the kernel registry of the tests
+// (kernel_registry_test.go, kernel_registry_amd64_test.go) are written by
+// genfield from the templates the P-256 and P-384 fields share.
 //go:generate go run ./internal/genfield -field P-256 -dir .
 
 // The amd64 kernels in field_amd64.s and their declarations in

@@ -10,8 +10,9 @@
 // SquareN), the modular addition, subtraction, negation and doubling with
 // their final subtraction, Select, Equal and IsZero, unrolled limb by limb so
 // that the compiler sees straight-line code; the kernel registry the tests
-// use (kernels.go, and kernels_amd64.go, which lists the assembly kernels)
-// and its tests and benchmarks (kernels_test.go); the portable dispatch
+// use (kernel_registry_test.go, and kernel_registry_amd64_test.go, which
+// lists the assembly kernels: test files, so that importing a field runs no
+// init) and its tests and benchmarks (kernels_test.go); the portable dispatch
 // (field_noasm.go). What stays in
 // each package by hand is what differs: p and its constants, the kernels
 // (field_generic.go, the generated assembly and its dispatch in
