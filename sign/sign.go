@@ -81,7 +81,12 @@ type Signer struct {
 	signatures, checks, faults atomic.Uint64
 }
 
-func init() {
+// registerHooks gives internal/signer this package's hooks, once, when the
+// first Signer is made (so importing sign runs no code of it): whoever calls
+// those hooks holds a *Signer, so they are in place by then.
+var registerHooks sync.Once
+
+func register() {
 	signer.Register(signer.Hooks{
 		SignUnchecked: func(cs crypto.Signer, rand io.Reader, digest []byte) ([]byte, error) {
 			s, ok := cs.(*Signer)
@@ -121,6 +126,7 @@ func NewDeterministic(priv *ecdsa.PrivateKey) (*Signer, error) {
 }
 
 func newSigner(priv *ecdsa.PrivateKey, deterministic bool) (*Signer, error) {
+	registerHooks.Do(register)
 	if priv == nil || priv.Curve != elliptic.P256() {
 		return nil, ErrCurve
 	}

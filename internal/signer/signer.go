@@ -3,10 +3,10 @@
 // internal/cmd/dudect (a measurement, never a signature to release) and the
 // counters provider reports as its Stats.
 //
-// Package sign fills the hooks in its init, so every caller holds a
-// *sign.Signer and therefore imports sign; the functions take it as a
-// crypto.Signer only because this package cannot import sign (sign imports
-// it). Anything else (nil included) gets an error or zero counters, never a
+// Package sign fills the hooks when it makes its first Signer, so they are
+// in place for every caller that holds a *sign.Signer; the functions take it
+// as a crypto.Signer only because this package cannot import sign (sign
+// imports it). Anything else (nil included) gets an error or zero counters, never a
 // panic.
 package signer
 
@@ -14,6 +14,7 @@ import (
 	"crypto"
 	"errors"
 	"io"
+	"sync/atomic"
 )
 
 // Counters are a Signer's counters since it was created: signatures
@@ -30,10 +31,11 @@ type Hooks struct {
 	Counters      func(s crypto.Signer) (Counters, bool)
 }
 
-var hooks Hooks
+var hooks atomic.Pointer[Hooks]
 
-// Register is called once, by package sign's init.
-func Register(h Hooks) { hooks = h }
+// Register is called once, by package sign when it makes its first Signer.
+// It may run while other goroutines call SignUnchecked or CountersOf.
+func Register(h Hooks) { hooks.Store(&h) }
 
 var errNotSigner = errors.New("signer: not a *sign.Signer")
 
@@ -44,17 +46,19 @@ var errNotSigner = errors.New("signer: not a *sign.Signer")
 // 20 and SHA-224 for 28, SHA-256 otherwise), so the signature is the one
 // Sign returns for the same digest and randomness.
 func SignUnchecked(s crypto.Signer, rand io.Reader, digest []byte) ([]byte, error) {
-	if hooks.SignUnchecked == nil {
+	h := hooks.Load()
+	if h == nil || h.SignUnchecked == nil {
 		return nil, errNotSigner
 	}
-	return hooks.SignUnchecked(s, rand, digest)
+	return h.SignUnchecked(s, rand, digest)
 }
 
 // CountersOf returns the counters of s, a *sign.Signer; ok is false (and
 // the counters zero) for anything else.
 func CountersOf(s crypto.Signer) (c Counters, ok bool) {
-	if hooks.Counters == nil {
+	h := hooks.Load()
+	if h == nil || h.Counters == nil {
 		return Counters{}, false
 	}
-	return hooks.Counters(s)
+	return h.Counters(s)
 }
