@@ -26,15 +26,24 @@ import (
 // returns a new *tls.Certificate on every handshake, as ACME clients
 // (autocert, certmagic) and SPIFFE sources do: the standard column serves
 // it as it is, the p256tls column through provider.DefaultCache().WrapGetCertificate.
+//
+// A chain row is a trust-store row over a public-web chain (chains.go)
+// instead of the P-256 root and intermediate of certs.go: the server sends
+// a P-256 leaf and a P-384 intermediate, the clients trust a root of
+// algorithm chain (one of chainRoots).
 type hsRow struct {
 	s       scenario
 	side    string // "server" or "client"
 	trust   bool   // client row comparing the client's verification
 	openssl bool   // add openssl s_server as a third server
 	dynamic bool   // server row: the certificate comes from GetCertificate
+	chain   string // trust row: the public-web chain's root algorithm; "" for certs.go's chain
 }
 
 func (r hsRow) name() string {
+	if r.chain != "" {
+		return r.s.name() + ", P-384 intermediate, " + r.chain + " root, trust store"
+	}
 	if r.trust {
 		return r.s.name() + ", trust store"
 	}
@@ -77,10 +86,13 @@ func oursAvailable(m material) (ok bool, note string) {
 
 func measureRow(ctx context.Context, row hsRow, pk *pki, o options, ossl *opensslTool, tmpDir string, step func(round int, v string)) hsResult {
 	res := hsResult{row: row}
-	mat, err := pk.material(row.s.Key)
+	mat, err := row.material(pk)
 	if err != nil {
 		res.err = err
 		return res
+	}
+	if row.chain != "" {
+		res.notes = append(res.notes, chainRowNote)
 	}
 	variants := []string{vStdlib, vOurs}
 	if !row.trust {
@@ -105,6 +117,19 @@ func measureRow(ctx context.Context, row hsRow, pk *pki, o options, ossl *openss
 		res.err = errors.New("interrupted")
 	}
 	return res
+}
+
+// material is the row's certificates: the public-web chain of a chain row
+// (chainPKIFor), else pk's chain with a leaf of the scenario's key.
+func (r hsRow) material(pk *pki) (material, error) {
+	if r.chain == "" {
+		return pk.material(r.s.Key)
+	}
+	c, err := chainPKIFor(r.chain)
+	if err != nil {
+		return material{}, fmt.Errorf("chain under a %s root: %w", r.chain, err)
+	}
+	return c.material()
 }
 
 func perHandshake(cpu time.Duration, n int64) float64 {

@@ -15,6 +15,10 @@ package main
 // calling thread's CPU time around the one call (cputime.Thread, on a
 // locked thread), summed over the run; making the next leaf happens
 // between the readings.
+//
+// The same two chains serve the chain handshake rows (hsRow.chain): a
+// standard crypto/tls server sends the fixed leaf and the intermediate in
+// every handshake, and the clients trust the root alone.
 
 import (
 	"context"
@@ -23,6 +27,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/p256tls/p256tls/internal/testsupport/cputime"
@@ -37,6 +42,35 @@ type chainPKI struct {
 	leafKey crypto.Signer // every leaf certifies this key: only the signatures differ
 	roots   *x509.CertPool
 	warm    []*x509.Certificate // one fixed chain: leaf, intermediate
+}
+
+// chainRoots are the root algorithms of the public-web chains, in row order.
+var chainRoots = []string{testpki.P384, testpki.RSA4096}
+
+var chainCache struct {
+	sync.Mutex
+	m map[string]*chainPKI
+}
+
+// chainPKIFor returns the process's chainPKI for rootAlg, made by
+// newChainPKI on first use, so that the primitive rows and the handshake
+// rows of a run use the same chain (and an RSA-4096 key is generated once).
+// A failure is returned and not remembered.
+func chainPKIFor(rootAlg string) (*chainPKI, error) {
+	chainCache.Lock()
+	defer chainCache.Unlock()
+	if c, ok := chainCache.m[rootAlg]; ok {
+		return c, nil
+	}
+	c, err := newChainPKI(rootAlg)
+	if err != nil {
+		return nil, err
+	}
+	if chainCache.m == nil {
+		chainCache.m = map[string]*chainPKI{}
+	}
+	chainCache.m[rootAlg] = c
+	return c, nil
 }
 
 func newChainPKI(rootAlg string) (*chainPKI, error) {
@@ -70,6 +104,26 @@ func (c *chainPKI) newLeaf() (*x509.Certificate, error) {
 	return n.Cert, nil
 }
 
+// material is what a chain handshake row gives both processes: the root
+// to trust, the fixed chain (leaf, intermediate) the server sends in every
+// handshake, and the leaf's key.
+func (c *chainPKI) material() (material, error) {
+	keyPEM, err := testpki.KeyPEM(c.leafKey)
+	if err != nil {
+		return material{}, err
+	}
+	return material{
+		RootPEM:  testpki.CertsPEM(c.root.Cert.Raw),
+		ChainPEM: testpki.CertsPEM(c.warm[0].Raw, c.inter.Cert.Raw),
+		KeyPEM:   keyPEM,
+		KeyType:  "p256",
+	}, nil
+}
+
+// chainRowNote is the note of the chain handshake rows: what the server
+// sends and what the clients trust.
+const chainRowNote = "a standard crypto/tls server with the leaf's P-256 key sends the same leaf and P-384 intermediate in every handshake, as a real server does; the clients trust the root alone (crypto/x509: RootCAs; p256tls: a trust store holding that root)"
+
 // stdVerify is what crypto/tls does with a server's chain: the
 // intermediates in a new pool, the root in RootCAs.
 func (c *chainPKI) stdVerify(chain []*x509.Certificate) error {
@@ -84,7 +138,7 @@ func (c *chainPKI) stdVerify(chain []*x509.Certificate) error {
 
 // chainRows returns the two rows (cold, warm) of one root algorithm.
 func chainRows(rootAlg string) ([]primitive, error) {
-	c, err := newChainPKI(rootAlg)
+	c, err := chainPKIFor(rootAlg)
 	if err != nil {
 		return nil, fmt.Errorf("chain under a %s root: %w", rootAlg, err)
 	}

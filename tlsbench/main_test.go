@@ -85,11 +85,43 @@ func TestFlagValidation(t *testing.T) {
 
 func TestScenarios(t *testing.T) {
 	def := parseOpts(t)
-	if got := len(def.rows()); got != 13 {
-		t.Errorf("default: %d handshake rows, want 13 (4 scenarios × server, client, client with trust store; the first also served through GetCertificate)", got)
+	if got := len(def.rows()); got != 15 {
+		t.Errorf("default: %d handshake rows, want 15 (4 scenarios × server, client, client with trust store; the first also served through GetCertificate and with the trust store over the two P-384 intermediate chains)", got)
 	}
 	if r := def.rows()[1]; !r.dynamic || r.side != "server" || r.s != def.scenarios()[0] {
 		t.Errorf("the second row is %+v, want the first scenario's GetCertificate server row", r)
+	}
+	// The chain rows follow the first scenario's trust-store row, one per
+	// root, with names saying the chain.
+	if got := chainRowNames(def.rows()); len(got) != 2 ||
+		got[0] != "TLS 1.3 full, TCP, P-256 leaf, P-384 intermediate, P-384 root, trust store" ||
+		got[1] != "TLS 1.3 full, TCP, P-256 leaf, P-384 intermediate, RSA-4096 root, trust store" {
+		t.Errorf("default chain rows %q", got)
+	}
+	for i, r := range def.rows()[4:6] {
+		if r.chain != chainRoots[i] || !r.trust || r.side != "client" || r.s != def.scenarios()[0] || def.rows()[3].chain != "" || !def.rows()[3].trust {
+			t.Errorf("row %d is %+v, want the first scenario's trust-store row over the %s-root chain after its plain trust-store row", 4+i, r, chainRoots[i])
+		}
+	}
+	// The filters keep them where the scenario is TCP, TLS 1.3, full, P-256.
+	for _, c := range []struct {
+		args  []string
+		chain int
+	}{
+		{[]string{"-transport", "tcp"}, 2},
+		{[]string{"-tls", "1.3"}, 2},
+		{[]string{"-only", "handshakes"}, 2},
+		{[]string{"-openssl", "-transport", "tcp"}, 2},
+		{[]string{"-transport", "quic"}, 0},
+		{[]string{"-tls", "1.2"}, 0},
+		{[]string{"-resume"}, 0},
+		{[]string{"-key", "p384"}, 0},
+		{[]string{"-key", "rsa2048", "-transport", "tcp"}, 0},
+		{[]string{"-only", "primitives"}, 0},
+	} {
+		if got := chainRowNames(parseOpts(t, c.args...).rows()); len(got) != c.chain {
+			t.Errorf("%q: chain rows %q, want %d", c.args, got, c.chain)
+		}
 	}
 	if est := def.estimate(); est < 40*time.Second || est > 75*time.Second {
 		t.Errorf("default run estimated at %v, want about a minute", est)
@@ -107,4 +139,15 @@ func TestScenarios(t *testing.T) {
 	if len(rows) != 4 || !rows[0].openssl || rows[1].openssl || !rows[1].dynamic || rows[2].openssl || rows[3].openssl || !rows[0].s.X25519Only {
 		t.Errorf("-openssl -tls 1.2: %+v", rows)
 	}
+}
+
+// chainRowNames are the names of the chain rows among rows.
+func chainRowNames(rows []hsRow) []string {
+	var out []string
+	for _, r := range rows {
+		if r.chain != "" {
+			out = append(out, r.name())
+		}
+	}
+	return out
 }

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/p256tls/p256tls/internal/testsupport/cputime"
-	"github.com/p256tls/p256tls/internal/testsupport/testpki"
 )
 
 // primitive is one row. A side is std or ours (an operation timed by its
@@ -151,7 +150,7 @@ func buildPrimitives() ([]primitive, error) {
 	rows[3].ours = verifier(func(d, sig []byte) bool { return oursVerify(pub, d, sig) }, s256)
 	rows[4].ours = func() error { _, err := oursTable(pub); return err }
 	rows[5].ours = verifier(func(d, sig []byte) bool { return oursVerify(&p384.PublicKey, d, sig) }, s384)
-	for _, rootAlg := range []string{testpki.P384, testpki.RSA4096} {
+	for _, rootAlg := range chainRoots {
 		cr, err := chainRows(rootAlg)
 		if err != nil {
 			return nil, err

@@ -10,7 +10,10 @@ import (
 	"testing"
 )
 
-var combSigs = regexp.MustCompile(`(\d+) signatures by the comb signer, (\d+) checks`)
+var (
+	combSigs  = regexp.MustCompile(`(\d+) signatures by the comb signer, (\d+) checks`)
+	storeFast = regexp.MustCompile(`(\d+) chains accepted by the trust store's fast path`)
+)
 
 // A short run of the default matrix, as CI does it: the JSON follows the
 // schema, no handshake fails, and the SVG is well-formed.
@@ -28,7 +31,8 @@ func TestShortRunJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
-	checkSchema(t, doc, primitiveRows, 13)
+	checkSchema(t, doc, primitiveRows, 15)
+	chainRowsSeen := 0
 	for _, h := range doc["handshakes"].([]any) {
 		h := h.(map[string]any)
 		if h["failures"].(float64) != 0 {
@@ -36,6 +40,16 @@ func TestShortRunJSON(t *testing.T) {
 		}
 		if h["stdlib_cpu_us"] == nil || h["p256tls_cpu_us"] == nil {
 			t.Errorf("%v %v: stdlib %v, p256tls %v", h["side"], h["name"], h["stdlib_cpu_us"], h["p256tls_cpu_us"])
+		}
+		// The chain rows' p256tls column really went through the trust
+		// store's fast path, and they say what the server sends.
+		if name := h["name"].(string); strings.Contains(name, "P-384 intermediate") {
+			chainRowsSeen++
+			note := h["note"].(string)
+			m := storeFast.FindStringSubmatch(note)
+			if m == nil || m[1] == "0" || !strings.Contains(note, chainRowNote) {
+				t.Errorf("%v: note %q", name, note)
+			}
 		}
 		// The p256tls server column really signed with the provider's
 		// checked comb signer.
@@ -46,11 +60,14 @@ func TestShortRunJSON(t *testing.T) {
 			}
 		}
 	}
+	if chainRowsSeen != 2 {
+		t.Errorf("%d chain handshake rows, want 2", chainRowsSeen)
+	}
 	b, err := os.ReadFile(svgPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSVG(t, b, 12)
+	checkSVG(t, b, 2*15) // two bars a row
 }
 
 // checkSchema checks the documented JSON shape:
@@ -158,7 +175,10 @@ func TestFailuresReported(t *testing.T) {
 			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 				t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 			}
-			checkSchema(t, doc, 0, 4) // server, server through GetCertificate, client, client with trust store
+			// server, server through GetCertificate, client, client with
+			// trust store; over TCP also the two chain rows.
+			want := map[string]int{"tcp": 6, "quic": 4}[tr]
+			checkSchema(t, doc, 0, want)
 			for _, h := range doc["handshakes"].([]any) {
 				h := h.(map[string]any)
 				if f := h["failures"].(float64); f == 0 {
