@@ -126,9 +126,9 @@ type fipsRSAMatrix struct {
 // 4096 bits with E = 65537, which the fast path verifies; 1024 and 2056
 // bits, E = 3, and an odd size, which it declines), a chain under an
 // anchor with that key and one under an intermediate with it (SHA-256;
-// also SHA-384, SHA-512, RSA-PSS and a corrupted signature for some),
-// leaves with RSA keys crypto/tls's FIPS policy refuses or allows, and a
-// P-256 control. Certificates are made inside fips140.WithoutEnforcement,
+// also SHA-384, SHA-512, RSA-PSS, SHA-1 and a corrupted signature for
+// some), leaves with RSA keys crypto/tls's FIPS policy refuses or allows,
+// and a P-256 control. Certificates are made inside fips140.WithoutEnforcement,
 // as crypto/rsa refuses to sign with some of the keys in fips140=only mode.
 func newFIPSRSAMatrix(t *testing.T) *fipsRSAMatrix {
 	t.Helper()
@@ -193,6 +193,9 @@ func newFIPSRSAMatrix(t *testing.T) *fipsRSAMatrix {
 				add("intermediate "+is.name+" PSS", leafUnder(ri, "pss "+is.name, x509.SHA256WithRSAPSS), []*x509.Certificate{ri.Cert}, reasonSignatureAlgorithm, is.on, is.only)
 			}
 			if is.name == "RSA-2048" {
+				// SHA-1: crypto/x509 refuses it in every mode (and the
+				// crypto/sha1 of fips140=only mode is never reached).
+				add("intermediate "+is.name+" SHA-1", leafUnder(ri, "sha1 "+is.name, x509.SHA1WithRSA), []*x509.Certificate{ri.Cert}, reasonSignatureAlgorithm, false, false)
 				// Leaf keys: crypto/tls's FIPS policy reads every key of
 				// the chain, the leaf's too, and only its size.
 				for _, lk := range []struct {
