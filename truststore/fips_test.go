@@ -1,16 +1,26 @@
 package truststore
 
 import (
+	"crypto"
 	"crypto/fips140"
+	"crypto/rsa"
+	"crypto/tls"
 	"crypto/x509"
+	"errors"
+	"fmt"
+	"math/big"
+	"net"
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 // TestFIPS re-runs itself with GODEBUG=fips140=on: chains with a key
 // crypto/tls refuses in FIPS 140-3 mode must fail, on the fast path and on
-// the slow one, although crypto/x509 accepts them.
+// the slow one, although crypto/x509 accepts them; the RSA chains of
+// newFIPSRSAMatrix (RSA-2048, 3072 and 4096 issuers on the fast path, the
+// others on crypto/x509) get crypto/tls's answer.
 func TestFIPS(t *testing.T) {
 	if puregoBuild {
 		t.Skip("FIPS 140-3 mode cannot start with the purego build tag; the default build runs this test")
@@ -57,4 +67,280 @@ func TestFIPS(t *testing.T) {
 	if _, r := f.store.fastPath([]*x509.Certificate{leaf3.Cert, inter.Cert}, &opts, t0); r != accepted {
 		t.Errorf("allowed chain: %v", r)
 	}
+	// RSA chains: see fipsRSAMatrix.
+	newFIPSRSAMatrix(t).run(t, "fips140=on", false)
+}
+
+// TestFIPSOnly re-runs itself with GODEBUG=fips140=only, where crypto/rsa
+// refuses keys of fewer than 2048 bits, of an odd size, or with E ≤ 2^16
+// (checkFIPS140OnlyPublicKey), so crypto/x509 refuses the links they sign:
+// the RSA matrix of fipsRSAMatrix must give crypto/tls's answer (crypto/x509
+// filtered by the FIPS key policy) in that mode, then again inside
+// fips140.WithoutEnforcement (where crypto/rsa checks as in fips140=on), and
+// again enforced, so nothing the bypass accepted is remembered.
+func TestFIPSOnly(t *testing.T) {
+	if puregoBuild {
+		t.Skip("FIPS 140-3 mode cannot start with the purego build tag; the default build runs this test")
+	}
+	if os.Getenv("TRUSTSTORE_FIPS_CHILD") != "only" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestFIPSOnly$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "TRUSTSTORE_FIPS_CHILD=only", "GODEBUG=fips140=only")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("FIPS child: %v\n%s", err, out)
+		}
+		t.Logf("%s", out)
+		return
+	}
+	if !fips140.Enabled() || !fips140.Enforced() {
+		t.Fatal("fips140=only not in force in the child")
+	}
+	m := newFIPSRSAMatrix(t)
+	m.run(t, "enforced", true)
+	fips140.WithoutEnforcement(func() {
+		if fips140.Enforced() {
+			t.Fatal("fips140.Enforced inside WithoutEnforcement")
+		}
+		m.run(t, "bypassed", false)
+	})
+	m.run(t, "enforced again", true)
+}
+
+// rsaCase is one chain of the FIPS RSA matrix: the sent chain, the leaf's
+// private key (for the TLS server), the fast path's reason, and whether
+// crypto/tls accepts the chain in fips140=on mode and in fips140=only mode.
+type rsaCase struct {
+	name       string
+	chain      []*x509.Certificate
+	leafKey    crypto.Signer
+	fast       reason
+	on, onlyOK bool
+}
+
+type fipsRSAMatrix struct {
+	store *Store
+	cases []rsaCase
+}
+
+// newFIPSRSAMatrix builds, for each RSA key of the pool (2048, 3072 and
+// 4096 bits with E = 65537, which the fast path verifies; 1024 and 2056
+// bits, E = 3, and an odd size, which it declines), a chain under an
+// anchor with that key and one under an intermediate with it (SHA-256;
+// also SHA-384, SHA-512, RSA-PSS, SHA-1 and a corrupted signature for
+// some), leaves with RSA keys crypto/tls's FIPS policy refuses or allows,
+// and a P-256 control. Certificates are made inside fips140.WithoutEnforcement,
+// as crypto/rsa refuses to sign with some of the keys in fips140=only mode.
+func newFIPSRSAMatrix(t *testing.T) *fipsRSAMatrix {
+	t.Helper()
+	m := &fipsRSAMatrix{}
+	fips140.WithoutEnforcement(func() {
+		type rsaIssuer struct {
+			name    string
+			key     crypto.Signer
+			handled bool // by the fast path
+			on      bool // crypto/tls's FIPS policy: at least 2048 bits
+			only    bool // crypto/rsa in fips140=only mode: also even size, E > 2^16
+		}
+		odd := oddSizeRSAKey(t)
+		issuers := []rsaIssuer{
+			{"RSA-2048", poolKey(kRSA, 1), true, true, true},
+			{"RSA-3072", poolKey(kRSA3072, 0), true, true, true},
+			{"RSA-4096", poolKey(kRSA4096, 1), true, true, true},
+			{"RSA-1024", poolKey(kRSA1024, 0), false, false, false},
+			{"RSA-2056", poolKey(kRSA2056, 0), false, true, true},
+			{"RSA-2048 E=3", poolKey(kRSAE3, 0), false, true, false},
+			{fmt.Sprintf("RSA-%d (odd size)", odd.N.BitLen()), odd, false, true, false},
+		}
+		rootP256 := issue(t, caTemplate("FIPS matrix root P-256"), poolKey(kP256, 0), nil)
+		anchors := []*x509.Certificate{rootP256.Cert}
+		leafUnder := func(n *node, tag string, alg x509.SignatureAlgorithm) *node {
+			lt := leafTemplate("fips leaf "+tag, "www.example.com")
+			lt.SignatureAlgorithm = alg
+			return issue(t, lt, poolKey(kP256, 21), n)
+		}
+		add := func(name string, leaf *node, sent []*x509.Certificate, fast reason, on, only bool) {
+			m.cases = append(m.cases, rsaCase{name, append([]*x509.Certificate{leaf.Cert}, sent...), leaf.Key, fast, on, only})
+		}
+		for _, is := range issuers {
+			declined := reasonIssuerKey
+			if is.handled {
+				declined = accepted
+			}
+			// The key as an anchor, signing a P-256 intermediate.
+			root := issue(t, caTemplate("FIPS matrix root "+is.name), is.key, nil)
+			anchors = append(anchors, root.Cert)
+			inter := issue(t, caTemplate("FIPS matrix P-256 intermediate under "+is.name), poolKey(kP256, 20), root)
+			add("anchor "+is.name, leafUnder(inter, "a "+is.name, 0), []*x509.Certificate{inter.Cert}, declined, is.on, is.only)
+			// The key as an intermediate under the P-256 anchor, signing
+			// the leaf.
+			ri := issue(t, caTemplate("FIPS matrix intermediate "+is.name), is.key, rootP256)
+			add("intermediate "+is.name, leafUnder(ri, "i "+is.name, 0), []*x509.Certificate{ri.Cert}, declined, is.on, is.only)
+			if is.handled {
+				for _, alg := range []x509.SignatureAlgorithm{x509.SHA384WithRSA, x509.SHA512WithRSA} {
+					add("intermediate "+is.name+" "+alg.String(), leafUnder(ri, alg.String()+" "+is.name, alg), []*x509.Certificate{ri.Cert}, accepted, true, true)
+				}
+			}
+			if is.name == "RSA-2048" || is.name == "RSA-4096" {
+				bad := leafUnder(ri, "corrupt "+is.name, 0)
+				bad = &node{Cert: corrupt(t, bad.Cert), Key: bad.Key}
+				add("intermediate "+is.name+" corrupt signature", bad, []*x509.Certificate{ri.Cert}, reasonSignature, false, false)
+				badInter := &node{Cert: corrupt(t, inter.Cert), Key: inter.Key}
+				add("anchor "+is.name+" corrupt signature", leafUnder(inter, "b "+is.name, 0), []*x509.Certificate{badInter.Cert}, reasonSignature, false, false)
+			}
+			if is.name == "RSA-2048" || is.name == "RSA-2048 E=3" {
+				// RSA-PSS: crypto/x509 verifies it, the fast path never (the
+				// leaf's algorithm is read before its issuer's key).
+				add("intermediate "+is.name+" PSS", leafUnder(ri, "pss "+is.name, x509.SHA256WithRSAPSS), []*x509.Certificate{ri.Cert}, reasonSignatureAlgorithm, is.on, is.only)
+			}
+			if is.name == "RSA-2048" {
+				// SHA-1: crypto/x509 refuses it in every mode (and the
+				// crypto/sha1 of fips140=only mode is never reached).
+				add("intermediate "+is.name+" SHA-1", leafUnder(ri, "sha1 "+is.name, x509.SHA1WithRSA), []*x509.Certificate{ri.Cert}, reasonSignatureAlgorithm, false, false)
+				// Leaf keys: crypto/tls's FIPS policy reads every key of
+				// the chain, the leaf's too, and only its size.
+				for _, lk := range []struct {
+					name     string
+					key      crypto.Signer
+					fast     reason
+					on, only bool
+				}{
+					{"RSA-1024", poolKey(kRSA1024, 0), reasonFIPS, false, false},
+					{"RSA-2056", poolKey(kRSA2056, 0), accepted, true, true},
+					{"RSA-2048 E=3", poolKey(kRSAE3, 0), accepted, true, true},
+				} {
+					leaf := issue(t, leafTemplate("fips leaf key "+lk.name, "www.example.com"), lk.key, ri)
+					add("leaf key "+lk.name+" under "+is.name, leaf, []*x509.Certificate{ri.Cert}, lk.fast, lk.on, lk.only)
+				}
+			}
+		}
+		inter := issue(t, caTemplate("FIPS matrix P-256 intermediate"), poolKey(kP256, 20), rootP256)
+		add("P-256 control", leafUnder(inter, "p256", 0), []*x509.Certificate{inter.Cert}, accepted, true, true)
+		s, err := New(anchors)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.store = s
+	})
+	return m
+}
+
+// oddSizeRSAKey returns an RSA key with E = 65537 and a modulus of an odd
+// number of bits (at least 2049): the two primes of a pooled RSA-2048 key
+// times the first small prime that makes the size odd. crypto/rsa only
+// reads the modulus' size and parity, so three primes do not matter here,
+// and rsa.GenerateKey would take a second.
+func oddSizeRSAKey(t *testing.T) *rsa.PrivateKey {
+	t.Helper()
+	base := poolKey(kRSA, 0).(*rsa.PrivateKey)
+	one := big.NewInt(1)
+	for _, r := range []int64{3, 5, 7, 11, 13, 17, 19, 23} {
+		p := big.NewInt(r)
+		n := new(big.Int).Mul(base.N, p)
+		if n.BitLen()%2 == 0 {
+			continue
+		}
+		phi := new(big.Int).Mul(new(big.Int).Sub(base.Primes[0], one), new(big.Int).Sub(base.Primes[1], one))
+		phi.Mul(phi, new(big.Int).Sub(p, one))
+		d := new(big.Int).ModInverse(big.NewInt(65537), phi)
+		if d == nil {
+			continue
+		}
+		k := &rsa.PrivateKey{PublicKey: rsa.PublicKey{N: n, E: 65537}, D: d, Primes: []*big.Int{base.Primes[0], base.Primes[1], p}}
+		if err := k.Validate(); err != nil {
+			t.Fatalf("odd-size key: %v", err)
+		}
+		k.Precompute()
+		return k
+	}
+	t.Fatal("no small prime gives an odd-size modulus")
+	return nil
+}
+
+// run checks every case of the matrix: the fast path's reason, Verify's
+// answer against crypto/tls's (a TLS client with the store's anchors, which
+// verifies with crypto/x509 and applies the FIPS key policy) and against
+// crypto/x509's, twice (the second time through the link cache). enforced
+// selects the fips140=only expectations.
+func (m *fipsRSAMatrix) run(t *testing.T, mode string, enforced bool) {
+	t.Helper()
+	opts := at("www.example.com")
+	before := m.store.Stats().FastAccepts
+	for _, c := range m.cases {
+		want := c.on
+		if enforced {
+			want = c.onlyOK
+		}
+		for pass := range 2 {
+			desc := fmt.Sprintf("%s, %s, pass %d", mode, c.name, pass)
+			_, r := m.store.fastPath(c.chain, &opts, t0)
+			if r != c.fast {
+				t.Errorf("%s: fast path %v, want %v", desc, r, c.fast)
+			}
+			tchains, terr := tlsChainVerdict(t, m.store.pool, c.chain, c.leafKey, opts.DNSName)
+			xchains, xerr, _ := x509Verify(m.store, &scenario{chain: c.chain, opts: opts})
+			chains, err := m.store.Verify(c.chain, opts)
+			switch {
+			case (err == nil) != (terr == nil):
+				t.Errorf("%s: Verify: %v; crypto/tls: %v", desc, err, terr)
+			case err == nil && !sameChainSet(chains, tchains):
+				t.Errorf("%s: Verify's %d chains are not crypto/tls's %d", desc, len(chains), len(tchains))
+			case (terr == nil) != want:
+				t.Errorf("%s: crypto/tls: %v, want success %v (Go's FIPS rules changed? see rsakey.go)", desc, terr, want)
+			}
+			if r == accepted && (xerr != nil || terr != nil) {
+				t.Errorf("%s: fast accept, crypto/x509: %v, crypto/tls: %v", desc, xerr, terr)
+			}
+			// Verify refuses for the FIPS policy exactly where crypto/x509
+			// accepts and crypto/tls does not.
+			if policy := xerr == nil && terr != nil; policy != errors.Is(err, errNoFIPSChain) {
+				t.Errorf("%s: Verify: %v; crypto/x509: %v (%d chains); crypto/tls: %v", desc, err, xerr, len(xchains), terr)
+			}
+		}
+	}
+	t.Logf("%s: %d RSA matrix cases, twice each; %d fast-path accepts", mode, len(m.cases), m.store.Stats().FastAccepts-before)
+}
+
+// tlsChainVerdict returns crypto/tls's answer for the chain a server
+// sends: the verified chains a client with roots as RootCAs passes to
+// VerifyPeerCertificate, or the *tls.CertificateVerificationError of the
+// handshake. The server signs with key inside fips140.WithoutEnforcement;
+// the client stops the handshake once the chain is decided.
+func tlsChainVerdict(t *testing.T, roots *x509.CertPool, chain []*x509.Certificate, key crypto.Signer, dns string) ([][]*x509.Certificate, error) {
+	t.Helper()
+	cc, sc := net.Pipe()
+	cert := tls.Certificate{PrivateKey: key}
+	for _, c := range chain {
+		cert.Certificate = append(cert.Certificate, c.Raw)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fips140.WithoutEnforcement(func() {
+			tls.Server(sc, &tls.Config{Certificates: []tls.Certificate{cert}}).Handshake()
+		})
+		sc.Close()
+	}()
+	var verified [][]*x509.Certificate
+	called := false
+	errDecided := errors.New("chain decided")
+	err := tls.Client(cc, &tls.Config{
+		RootCAs:    roots,
+		ServerName: dns,
+		Time:       func() time.Time { return t0 },
+		VerifyPeerCertificate: func(_ [][]byte, chains [][]*x509.Certificate) error {
+			called, verified = true, chains
+			return errDecided
+		},
+	}).Handshake()
+	cc.Close()
+	<-done
+	var cve *tls.CertificateVerificationError
+	switch {
+	case called:
+		return verified, nil
+	case errors.As(err, &cve):
+		return nil, err
+	}
+	t.Fatalf("TLS handshake ended before the chain was decided: %v", err)
+	return nil, nil
 }

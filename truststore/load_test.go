@@ -3,6 +3,7 @@ package truststore
 import (
 	"bytes"
 	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/p256tls/p256tls/internal/keytab"
 )
@@ -141,10 +143,20 @@ func TestLoadDirAndSystemEnv(t *testing.T) {
 	}
 }
 
-// TestSystemBundle loads the machine's bundle and reports what it costs:
-// anchors by key type, tables and their memory, load time.
+// TestSystemBundle loads the machine's bundle (System: SSL_CERT_FILE and
+// SSL_CERT_DIR, else the usual locations) and checks what Stats reports of
+// it: a public Web PKI bundle (Mozilla's set, as Debian's ca-certificates
+// ships it) has P-256, P-384, RSA-2048 and RSA-4096 anchors; every P-256
+// and P-384 anchor has a table, which verification finds by key, and no
+// other anchor has one; TableBytes is keytab.Bytes per P-256 table and
+// keytab.Bytes384 per P-384 one, each within 16 KiB; LoadTime lies within
+// the call. WithMaxTables(k) builds tables for the first k such anchors
+// only, and WithMaxTables(0) for none. The test is skipped when the
+// machine has no bundle.
 func TestSystemBundle(t *testing.T) {
+	start := time.Now()
 	s, err := System()
+	elapsed := time.Since(start)
 	if err != nil {
 		t.Skipf("no system bundle: %v", err)
 	}
@@ -162,6 +174,69 @@ func TestSystemBundle(t *testing.T) {
 	}
 	t.Logf("system bundle: %d anchors %v (%d skipped, %d of them duplicates), %d tables, %d KiB of tables, loaded in %v",
 		st.Anchors, kinds, st.Skipped, st.Duplicates, st.Tables, st.TableBytes>>10, st.LoadTime)
+	for _, k := range []string{"P-256", "P-384", "RSA-2048", "RSA-4096"} {
+		if kinds[k] == 0 {
+			t.Errorf("the system bundle has no %s anchor: this test expects a public Web PKI bundle (Mozilla's set); "+
+				"point SSL_CERT_FILE at one", k)
+		}
+	}
+	if st.Anchors != len(s.Anchors()) || st.Duplicates > st.Skipped || st.Skipped != len(s.Skipped()) {
+		t.Errorf("stats %+v do not match %d anchors and %d skipped entries", st, len(s.Anchors()), len(s.Skipped()))
+	}
+	if st.LoadTime <= 0 || st.LoadTime > elapsed {
+		t.Errorf("LoadTime %v, want within the %v System took", st.LoadTime, elapsed)
+	}
+	for _, b := range []int{keytab.Bytes, keytab.Bytes384} {
+		if b <= 0 || b > 16<<10 {
+			t.Fatalf("a table of %d bytes: not within 16 KiB", b)
+		}
+	}
+	checkAnchorTables(t, s, -1)
+	all := st.Tables
+	for _, k := range []int{0, all / 2} {
+		sk, err := System(WithMaxTables(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAnchorTables(t, sk, k)
+	}
+}
+
+// checkAnchorTables checks that the first max P-256 and P-384 anchors of s
+// (all of them when max < 0), in load order, have a table that s.byKey
+// holds under their key, that no other anchor has one, and that Stats
+// counts them and their memory.
+func checkAnchorTables(t *testing.T, s *Store, max int) {
+	t.Helper()
+	tables, bytes := 0, 0
+	for _, a := range s.anchors {
+		pub, _ := a.cert.PublicKey.(*ecdsa.PublicKey)
+		size := 0
+		switch {
+		case pub != nil && pub.Curve == elliptic.P256():
+			size = keytab.Bytes
+		case pub != nil && pub.Curve == elliptic.P384():
+			size = keytab.Bytes384
+		}
+		want := size > 0 && (max < 0 || tables < max)
+		if got := a.table != nil; got != want {
+			t.Errorf("WithMaxTables(%d): anchor %q (%T) has a table: %v, want %v", max, a.cert.Subject, a.cert.PublicKey, got, want)
+			continue
+		}
+		if want {
+			if !a.idOK || s.byKey[a.id] == nil {
+				t.Errorf("WithMaxTables(%d): the table of %q is not found by its key", max, a.cert.Subject)
+			}
+			tables++
+			bytes += size
+		}
+	}
+	if max >= 0 && tables != max {
+		t.Errorf("WithMaxTables(%d): %d tables", max, tables)
+	}
+	if st := s.Stats(); st.Tables != tables || st.TableBytes != bytes {
+		t.Errorf("WithMaxTables(%d): Stats has %d tables of %d bytes, want %d of %d", max, st.Tables, st.TableBytes, tables, bytes)
+	}
 }
 
 // FuzzLoadPEM: the loader never panics, and every PEM block is either an

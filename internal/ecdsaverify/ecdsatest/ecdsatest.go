@@ -42,16 +42,31 @@ type Group struct {
 	Curve elliptic.Curve
 	Key   *ecdsa.PublicKey // nil if crypto/ecdsa refuses the key
 	SEC1  []byte           // the key's uncompressed encoding
-	Hash  crypto.Hash      // 0 for SHAKE256 (Shake)
+	Hash  crypto.Hash      // 0 for SHAKE256 (Shake) and SHAKE128 (Shake128)
 	Shake bool             // the digest is SHAKE256's first 64 bytes (Wycheproof's "SHAKE256")
-	P1363 bool             // r ‖ s signatures instead of DER
-	Tests []Vector
+	// Shake128: the digest is SHAKE128's first 64 bytes (Wycheproof's
+	// "SHAKE128").
+	Shake128 bool
+	P1363    bool // r ‖ s signatures instead of DER
+	Tests    []Vector
 }
 
 var vectorDir string
 
+// P256Files are the Wycheproof module's ECDSA secp256r1 files: DER and
+// P1363, SHA-2, SHA-3, SHAKE128 and WebCrypto (every one it has;
+// TestFileLists checks that against the module).
+var P256Files = []string{
+	"ecdsa_secp256r1_sha256_test.json", "ecdsa_secp256r1_sha512_test.json",
+	"ecdsa_secp256r1_sha256_p1363_test.json", "ecdsa_secp256r1_sha512_p1363_test.json",
+	"ecdsa_secp256r1_sha3_256_test.json", "ecdsa_secp256r1_sha3_512_test.json",
+	"ecdsa_secp256r1_shake128_test.json", "ecdsa_secp256r1_shake128_p1363_test.json",
+	"ecdsa_secp256r1_webcrypto_test.json",
+}
+
 // P384Files are the Wycheproof module's ECDSA secp384r1 files: DER and
-// P1363, SHA-2, SHA-3, SHAKE256 and WebCrypto (every one it has).
+// P1363, SHA-2, SHA-3, SHAKE256 and WebCrypto (every one it has;
+// TestFileLists checks that against the module).
 var P384Files = []string{
 	"ecdsa_secp384r1_sha256_test.json", "ecdsa_secp384r1_sha384_test.json", "ecdsa_secp384r1_sha512_test.json",
 	"ecdsa_secp384r1_sha384_p1363_test.json", "ecdsa_secp384r1_sha512_p1363_test.json",
@@ -151,14 +166,14 @@ func Load(t testing.TB, name string) []Group {
 	var groups []Group
 	for _, g := range file.TestGroups {
 		h, ok := hashes[g.Sha]
-		if !ok && g.Sha != "SHAKE256" {
+		if !ok && g.Sha != "SHAKE256" && g.Sha != "SHAKE128" {
 			t.Fatalf("%s: hash %q", name, g.Sha)
 		}
 		c, ok := curves[g.PublicKey.Curve]
 		if !ok {
 			t.Fatalf("%s: curve %q", name, g.PublicKey.Curve)
 		}
-		gr := Group{Curve: c, Hash: h, Shake: g.Sha == "SHAKE256", SEC1: mustHex(t, g.PublicKey.Uncompressed)}
+		gr := Group{Curve: c, Hash: h, Shake: g.Sha == "SHAKE256", Shake128: g.Sha == "SHAKE128", SEC1: mustHex(t, g.PublicKey.Uncompressed)}
 		switch g.Type {
 		case "EcdsaVerify":
 		case "EcdsaP1363Verify":
@@ -186,12 +201,16 @@ func mustHex(t testing.TB, s string) []byte {
 	return b
 }
 
-// Digest hashes msg with the group's hash: h's digest, or SHAKE256's first
-// 64 bytes (an XOF's shorter outputs are prefixes of its longer ones, so
-// bits2int sees the same leftmost bits for any length ≥ n's size).
+// Digest hashes msg with the group's hash: h's digest, or SHAKE256's or
+// SHAKE128's first 64 bytes (an XOF's shorter outputs are prefixes of its
+// longer ones, so bits2int sees the same leftmost bits for any length ≥ n's
+// size).
 func (g *Group) Digest(msg []byte) []byte {
-	if g.Shake {
+	switch {
+	case g.Shake:
 		return sha3.SumSHAKE256(msg, 64)
+	case g.Shake128:
+		return sha3.SumSHAKE128(msg, 64)
 	}
 	return Digest(g.Hash, msg)
 }
