@@ -174,11 +174,10 @@ func TestSystemBundle(t *testing.T) {
 	}
 	t.Logf("system bundle: %d anchors %v (%d skipped, %d of them duplicates), %d tables, %d KiB of tables, loaded in %v",
 		st.Anchors, kinds, st.Skipped, st.Duplicates, st.Tables, st.TableBytes>>10, st.LoadTime)
-	for _, k := range []string{"P-256", "P-384", "RSA-2048", "RSA-4096"} {
-		if kinds[k] == 0 {
-			t.Errorf("the system bundle has no %s anchor: this test expects a public Web PKI bundle (Mozilla's set); "+
-				"point SSL_CERT_FILE at one", k)
-		}
+	if kinds["P-256"]+kinds["P-384"] == 0 {
+		// A bundle of RSA roots only (a custom SSL_CERT_FILE) leaves no
+		// table to check; Mozilla's set has both curves.
+		t.Skipf("the system bundle has no P-256 or P-384 anchor: no table to check")
 	}
 	if st.Anchors != len(s.Anchors()) || st.Duplicates > st.Skipped || st.Skipped != len(s.Skipped()) {
 		t.Errorf("stats %+v do not match %d anchors and %d skipped entries", st, len(s.Anchors()), len(s.Skipped()))
