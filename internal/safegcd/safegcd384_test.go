@@ -165,13 +165,13 @@ func TestWords6(t *testing.T) {
 				w[j] = r.Uint64()
 			}
 		}
-		a := fromWords6(&w)
+		a := fromWords(&w)
 		if numToBig(&a).Cmp(toBig6(w)) != 0 {
-			t.Fatalf("fromWords6(%x) = %x", w, a)
+			t.Fatalf("fromWords(%x) = %x", w, a)
 		}
-		checkNormalized(t, "fromWords6", &a, nLimbs384)
-		if toWords6(&a) != w {
-			t.Fatalf("toWords6(fromWords6(%x)) = %x", w, toWords6(&a))
+		checkNormalized(t, "fromWords", &a, nLimbs384)
+		if toWords(&a) != w {
+			t.Fatalf("toWords(fromWords(%x)) = %x", w, toWords(&a))
 		}
 	}
 }
