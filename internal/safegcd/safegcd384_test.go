@@ -120,19 +120,9 @@ func TestWords6(t *testing.T) {
 }
 
 func TestNewModulus384Panics(t *testing.T) {
-	for _, m := range [][6]uint64{{0}, {1}, {2}, {4, 1}, {0, 0, 0, 0, 0, 1 << 63}, {1, 0, 0, 0, 0, 0}} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("NewModulus384(%x) did not panic", m)
-				}
-			}()
-			NewModulus384(m)
-		}()
-	}
-	for _, m := range [][6]uint64{{3}, {1, 0, 0, 0, 0, 1}, {1, 1}} {
-		NewModulus384(m) // must not panic: odd and at least 3
-	}
+	checkPanics(t, "NewModulus384", func(m [6]uint64) { NewModulus384(m) },
+		[][6]uint64{{0}, {1}, {2}, {4, 1}, {0, 0, 0, 0, 0, 1 << 63}, {1, 0, 0, 0, 0, 0}},
+		[][6]uint64{{3}, {1, 0, 0, 0, 0, 1}, {1, 1}})
 }
 
 func TestAllocs384(t *testing.T) {
@@ -144,28 +134,7 @@ func TestAllocs384(t *testing.T) {
 	}
 }
 
-func FuzzDiv384(f *testing.F) {
-	for _, s := range []string{"", "\x01", "\x02", "\xff\xff\xff\xff", "\x80"} {
-		f.Add([]byte(s), []byte("\x01"), false)
-		f.Add([]byte(s), []byte("\x01"), true)
-	}
-	f.Add(orderN384.Bytes(), []byte("\x05"), false)
-	f.Add(new(big.Int).Sub(orderN384, big.NewInt(1)).Bytes(), primeP384.Bytes(), true)
-	f.Add(new(big.Int).Sub(primeP384, big.NewInt(1)).Bytes(), primeP384.Bytes(), true)
-	modN, modP := NewModulus384(fromBig6(orderN384)), NewModulus384(fromBig6(primeP384))
-	f.Fuzz(func(t *testing.T, xb, cb []byte, overP bool) {
-		if len(xb) > 48 || len(cb) > 48 {
-			return
-		}
-		m, mod := orderN384, modN
-		if overP {
-			m, mod = primeP384, modP
-		}
-		x := new(big.Int).Mod(new(big.Int).SetBytes(xb), m)
-		c := new(big.Int).Mod(new(big.Int).SetBytes(cb), m)
-		checkDiv384(t, mod, m, c, x)
-	})
-}
+func FuzzDiv384(f *testing.F) { fuzzDiv(f, divSizes[1], orderN384, primeP384) }
 
 func BenchmarkDivVartime384(b *testing.B) {
 	r := rand.New(rand.NewSource(6))

@@ -263,15 +263,27 @@ func checkAliasing[W [4]uint64 | [6]uint64](t *testing.T, r *rand.Rand, m *big.I
 }
 
 func TestNewModulusPanics(t *testing.T) {
-	for _, m := range [][4]uint64{{0}, {1}, {2}, {4, 1}, {0, 0, 0, 1 << 63}} {
+	checkPanics(t, "NewModulus", func(m [4]uint64) { NewModulus(m) },
+		[][4]uint64{{0}, {1}, {2}, {4, 1}, {0, 0, 0, 1 << 63}},
+		[][4]uint64{{3}, {1, 0, 0, 1}, {1, 1}})
+}
+
+// checkPanics checks that newMod (named name) panics on every modulus of bad
+// (even or below 3) and on none of good.
+func checkPanics[W [4]uint64 | [6]uint64](t *testing.T, name string, newMod func(W), bad, good []W) {
+	t.Helper()
+	for _, m := range bad {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("NewModulus(%x) did not panic", m)
+					t.Errorf("%s(%x) did not panic", name, m)
 				}
 			}()
-			NewModulus(m)
+			newMod(m)
 		}()
+	}
+	for _, m := range good {
+		newMod(m) // must not panic: odd and at least 3
 	}
 }
 
@@ -394,26 +406,31 @@ func TestAllocs(t *testing.T) {
 	}
 }
 
-func FuzzDiv(f *testing.F) {
+func FuzzDiv(f *testing.F) { fuzzDiv(f, divSizes[0], orderN, primeP) }
+
+// fuzzDiv checks the divisions of size sz modulo n, or p when the fuzzer's
+// flag is set, on fuzzed c and x (big-endian, reduced mod the modulus).
+func fuzzDiv(f *testing.F, sz divSize, n, p *big.Int) {
 	for _, s := range []string{"", "\x01", "\x02", "\xff\xff\xff\xff", "\x80"} {
 		f.Add([]byte(s), []byte("\x01"), false)
 		f.Add([]byte(s), []byte("\x01"), true)
 	}
-	f.Add(orderN.Bytes(), []byte("\x05"), false)
-	f.Add(new(big.Int).Sub(orderN, big.NewInt(1)).Bytes(), primeP.Bytes(), true)
-	f.Add(new(big.Int).Sub(primeP, big.NewInt(1)).Bytes(), primeP.Bytes(), true)
-	modN, modP := NewModulus(fromBig(orderN)), NewModulus(fromBig(primeP))
+	f.Add(n.Bytes(), []byte("\x05"), false)
+	f.Add(new(big.Int).Sub(n, big.NewInt(1)).Bytes(), p.Bytes(), true)
+	f.Add(new(big.Int).Sub(p, big.NewInt(1)).Bytes(), p.Bytes(), true)
+	_, checkN := sz.setup(n)
+	_, checkP := sz.setup(p)
 	f.Fuzz(func(t *testing.T, xb, cb []byte, overP bool) {
-		if len(xb) > 32 || len(cb) > 32 {
+		if len(xb) > sz.bits/8 || len(cb) > sz.bits/8 {
 			return
 		}
-		m, mod := orderN, modN
+		m, check := n, checkN
 		if overP {
-			m, mod = primeP, modP
+			m, check = p, checkP
 		}
 		x := new(big.Int).Mod(new(big.Int).SetBytes(xb), m)
 		c := new(big.Int).Mod(new(big.Int).SetBytes(cb), m)
-		checkDiv(t, mod, m, c, x)
+		check(t, c, x)
 	})
 }
 
