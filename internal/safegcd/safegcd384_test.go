@@ -6,27 +6,6 @@ import (
 	"testing"
 )
 
-func toBig6(x [6]uint64) *big.Int {
-	b := new(big.Int)
-	for i := 5; i >= 0; i-- {
-		b.Lsh(b, 64)
-		b.Or(b, new(big.Int).SetUint64(x[i]))
-	}
-	return b
-}
-
-func fromBig6(b *big.Int) [6]uint64 {
-	if b.Sign() < 0 || b.BitLen() > 384 {
-		panic("fromBig6: out of range")
-	}
-	var x [6]uint64
-	var t big.Int
-	for i := range x {
-		x[i] = t.Rsh(b, uint(64*i)).Uint64()
-	}
-	return x
-}
-
 var (
 	orderN384 = mustHex("ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973")
 	primeP384 = mustHex("fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff")

@@ -6,22 +6,31 @@ import (
 	"testing"
 )
 
-func toBig(x [4]uint64) *big.Int {
+// toBig, fromBig and their six-limb forms convert between big.Int and
+// little-endian 64-bit limbs.
+var (
+	toBig    = toBigN[[4]uint64]
+	fromBig  = fromBigN[[4]uint64]
+	toBig6   = toBigN[[6]uint64]
+	fromBig6 = fromBigN[[6]uint64]
+)
+
+func toBigN[W [4]uint64 | [6]uint64](x W) *big.Int {
 	b := new(big.Int)
-	for i := 3; i >= 0; i-- {
+	for i := len(x) - 1; i >= 0; i-- {
 		b.Lsh(b, 64)
 		b.Or(b, new(big.Int).SetUint64(x[i]))
 	}
 	return b
 }
 
-func fromBig(b *big.Int) [4]uint64 {
-	if b.Sign() < 0 || b.BitLen() > 256 {
+func fromBigN[W [4]uint64 | [6]uint64](b *big.Int) W {
+	var x W
+	if b.Sign() < 0 || b.BitLen() > 64*len(x) {
 		panic("fromBig: out of range")
 	}
-	var x [4]uint64
 	var t big.Int
-	for i := range x {
+	for i := 0; i < len(x); i++ {
 		x[i] = t.Rsh(b, uint(64*i)).Uint64()
 	}
 	return x
