@@ -97,63 +97,7 @@ func keys384(t testing.TB, random int) []keyed {
 // the ordinary path, each answer the vector's (crypto/ecdsa's for
 // "acceptable" ones).
 func TestWycheproofP384(t *testing.T) {
-	files := ecdsatest.P384Files
-	total := 0
-	for _, name := range files {
-		for _, g := range ecdsatest.Load(t, name) {
-			if g.Curve != p384 {
-				t.Fatalf("%s: not a P-384 group", name)
-			}
-			tab, err := keytable.NewFromBytes384(g.SEC1)
-			if g.Key == nil {
-				if err == nil {
-					t.Fatalf("%s: key %x refused by crypto/ecdsa, accepted by keytable", name, g.SEC1)
-				}
-				continue
-			}
-			if err != nil {
-				t.Fatalf("%s: key %x: %v", name, g.SEC1, err)
-			}
-			if tab2 := mustTable(t, g.Key); !tab2.PublicKey().Equal(tab.PublicKey()) {
-				t.Fatalf("%s: New and NewFromBytes384 disagree", name)
-			}
-			for _, v := range g.Tests {
-				digest := g.Digest(v.Msg)
-				// crypto/ecdsa is asked for every vector, except under the
-				// race detector (where it is slow) only for "acceptable" ones,
-				// whose answer it then decides.
-				want := v.Result == "valid"
-				askStd := !raceEnabled || v.Result == "acceptable"
-				var got, ord bool
-				std := want
-				if g.P1363 {
-					if r, s, ok := ecdsatest.SplitP1363(v.Sig, 48); ok {
-						got = tab.Verify(digest, r, s)
-						ord = verify.Verify(g.Key, digest, r, s)
-						if askStd {
-							std = ecdsa.Verify(g.Key, digest, new(big.Int).SetBytes(r), new(big.Int).SetBytes(s))
-						}
-					} else if askStd {
-						std = false
-					}
-				} else {
-					got = tab.VerifyASN1(digest, v.Sig)
-					ord = verify.VerifyASN1(g.Key, digest, v.Sig)
-					if askStd {
-						std = ecdsa.VerifyASN1(g.Key, digest, v.Sig)
-					}
-				}
-				if v.Result == "acceptable" {
-					want = std
-				}
-				if got != want || ord != want || std != want {
-					t.Errorf("%s #%d (%s): want %v (%s); table %v, ordinary %v, crypto/ecdsa %v",
-						name, v.ID, v.Comment, want, v.Result, got, ord, std)
-				}
-				total++
-			}
-		}
-	}
+	total := runWycheproof(t, ecdsatest.P384Files, p384, keytable.NewFromBytes384, true)
 	if total < 4000 {
 		t.Fatalf("only %d P-384 vectors", total)
 	}

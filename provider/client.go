@@ -151,9 +151,9 @@ func hookClient(c *tls.Config, s *truststore.Store, bound bool) *tls.Config {
 			if err != nil {
 				return err
 			}
-			chains, err := s.Verify(certs, truststore.VerifyOptions{DNSName: boundName, CurrentTime: now(timeFn)})
+			chains, err := verifyChains(s, certs, truststore.VerifyOptions{DNSName: boundName, CurrentTime: now(timeFn)})
 			if err != nil {
-				return &tls.CertificateVerificationError{UnverifiedCertificates: certs, Err: err}
+				return err
 			}
 			return userVPC(raw, chains)
 		}
@@ -182,20 +182,38 @@ func clientVerifier(s *truststore.Store, boundName string, userVC func(tls.Conne
 		if name == "" {
 			return ErrNoServerName
 		}
-		chains, err := s.Verify(cs.PeerCertificates, truststore.VerifyOptions{
+		chains, err := verifyChains(s, cs.PeerCertificates, truststore.VerifyOptions{
 			DNSName:     name,
 			KeyUsages:   []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 			CurrentTime: now(timeFn),
 		})
 		if err != nil {
-			return &tls.CertificateVerificationError{UnverifiedCertificates: cs.PeerCertificates, Err: err}
+			return err
 		}
-		if userVC != nil {
-			cs.VerifiedChains = chains
-			return userVC(cs)
-		}
+		return verifiedConnection(userVC, cs, chains)
+	}
+}
+
+// verifyChains returns s.Verify(certs, opts)'s chains, or its error wrapped
+// in the *tls.CertificateVerificationError that crypto/tls returns for a
+// refused chain.
+func verifyChains(s *truststore.Store, certs []*x509.Certificate, opts truststore.VerifyOptions) ([][]*x509.Certificate, error) {
+	chains, err := s.Verify(certs, opts)
+	if err != nil {
+		return nil, &tls.CertificateVerificationError{UnverifiedCertificates: certs, Err: err}
+	}
+	return chains, nil
+}
+
+// verifiedConnection ends a hooked VerifyConnection whose verification
+// passed with chains: it runs the caller's userVC, if any, on cs with
+// VerifiedChains set to chains, and returns its error.
+func verifiedConnection(userVC func(tls.ConnectionState) error, cs tls.ConnectionState, chains [][]*x509.Certificate) error {
+	if userVC == nil {
 		return nil
 	}
+	cs.VerifiedChains = chains
+	return userVC(cs)
 }
 
 // HookClientAuth returns a clone of cfg (a new Config when cfg is nil) for a
@@ -262,9 +280,9 @@ func hookServer(c *tls.Config, s *truststore.Store) *tls.Config {
 			if err != nil {
 				return err
 			}
-			chains, err := s.Verify(certs, opts())
+			chains, err := verifyChains(s, certs, opts())
 			if err != nil {
-				return &tls.CertificateVerificationError{UnverifiedCertificates: certs, Err: err}
+				return err
 			}
 			return userVPC(raw, chains)
 		}
@@ -277,16 +295,12 @@ func hookServer(c *tls.Config, s *truststore.Store) *tls.Config {
 			}
 		} else {
 			var err error
-			chains, err = s.Verify(cs.PeerCertificates, opts())
+			chains, err = verifyChains(s, cs.PeerCertificates, opts())
 			if err != nil {
-				return &tls.CertificateVerificationError{UnverifiedCertificates: cs.PeerCertificates, Err: err}
+				return err
 			}
 		}
-		if userVC != nil {
-			cs.VerifiedChains = chains
-			return userVC(cs)
-		}
-		return nil
+		return verifiedConnection(userVC, cs, chains)
 	}
 	return c
 }

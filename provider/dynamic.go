@@ -143,30 +143,28 @@ func (c *Cache) Stats() CacheStats {
 // Signatures of the comb signers count in TotalStats and the expvar view
 // like a static identity's.
 func (c *Cache) WrapGetCertificate(f func(*tls.ClientHelloInfo) (*tls.Certificate, error)) func(*tls.ClientHelloInfo) (*tls.Certificate, error) {
-	if f == nil {
-		return nil
-	}
-	return func(hello *tls.ClientHelloInfo) (*tls.Certificate, error) {
-		cert, err := f(hello)
-		if err != nil || cert == nil {
-			return cert, err
-		}
-		return c.Certificate(hello.Context(), cert), nil
-	}
+	return wrapGet(c, f)
 }
 
 // WrapGetClientCertificate is WrapGetCertificate for a client's
 // tls.Config.GetClientCertificate (mutual TLS).
 func (c *Cache) WrapGetClientCertificate(f func(*tls.CertificateRequestInfo) (*tls.Certificate, error)) func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
+	return wrapGet(c, f)
+}
+
+// wrapGet is WrapGetCertificate and WrapGetClientCertificate for the
+// callback's argument type I (*tls.ClientHelloInfo or
+// *tls.CertificateRequestInfo, whose Context is the handshake's).
+func wrapGet[I interface{ Context() context.Context }](c *Cache, f func(I) (*tls.Certificate, error)) func(I) (*tls.Certificate, error) {
 	if f == nil {
 		return nil
 	}
-	return func(cri *tls.CertificateRequestInfo) (*tls.Certificate, error) {
-		cert, err := f(cri)
+	return func(info I) (*tls.Certificate, error) {
+		cert, err := f(info)
 		if err != nil || cert == nil {
 			return cert, err
 		}
-		return c.Certificate(cri.Context(), cert), nil
+		return c.Certificate(info.Context(), cert), nil
 	}
 }
 

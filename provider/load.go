@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"fmt"
+	"iter"
 	"os"
 	"strings"
 )
@@ -94,6 +95,20 @@ type plainError struct {
 func (e *plainError) Error() string { return e.msg }
 func (e *plainError) Unwrap() error { return e.err }
 
+// pemBlocks yields the PEM blocks of data in order, as pem.Decode finds
+// them; it stops at the first remainder with no block.
+func pemBlocks(data []byte) iter.Seq[*pem.Block] {
+	return func(yield func(*pem.Block) bool) {
+		for rest := data; ; {
+			var block *pem.Block
+			block, rest = pem.Decode(rest)
+			if block == nil || !yield(block) {
+				return
+			}
+		}
+	}
+}
+
 // parseCertificatePEM returns the DER chain of every CERTIFICATE block and the
 // parsed leaf (the first). Other blocks (a private key in a combined file)
 // are skipped.
@@ -101,12 +116,7 @@ func parseCertificatePEM(data []byte) ([][]byte, *x509.Certificate, error) {
 	var chain [][]byte
 	var leaf *x509.Certificate
 	var others []string
-	for rest := data; ; {
-		var block *pem.Block
-		block, rest = pem.Decode(rest)
-		if block == nil {
-			break
-		}
+	for block := range pemBlocks(data) {
 		if block.Type != "CERTIFICATE" {
 			others = append(others, block.Type)
 			continue
@@ -141,12 +151,7 @@ func parseCertificatePEM(data []byte) ([][]byte, *x509.Certificate, error) {
 func parsePrivateKeyPEM(data []byte) (any, error) {
 	var keys []*pem.Block
 	var others []string
-	for rest := data; ; {
-		var block *pem.Block
-		block, rest = pem.Decode(rest)
-		if block == nil {
-			break
-		}
+	for block := range pemBlocks(data) {
 		if strings.HasSuffix(block.Type, "PRIVATE KEY") {
 			keys = append(keys, block)
 		} else {

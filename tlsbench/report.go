@@ -147,13 +147,7 @@ func writeTable(w io.Writer, r *results) {
 	withOpenSSL := o.openssl
 
 	if len(r.prims) > 0 || r.primErr != nil {
-		fmt.Fprintln(w)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		head := "PRIMITIVES (ns/op)\tstdlib\tp256tls\tratio\tverdict"
-		if withOpenSSL {
-			head += "\topenssl speed\tp256tls/openssl"
-		}
-		fmt.Fprintln(tw, head+"\t")
+		tw := newTable(w, "PRIMITIVES (ns/op)\tstdlib\tp256tls\tratio\tverdict", "\topenssl speed\tp256tls/openssl", withOpenSSL)
 		for _, p := range r.prims {
 			s := summarize(p.m)
 			line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s", p.p.name, fmtStat(s.std), fmtStat(s.ours), fmtRatio(s.ratio), verdictText(s.ratio))
@@ -184,13 +178,7 @@ func writeTable(w io.Writer, r *results) {
 	}
 
 	if len(r.hs) > 0 {
-		fmt.Fprintln(w)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		head := "HANDSHAKES (CPU µs per handshake, measured side only)\tside\tp256tls on\tstdlib\tp256tls\tratio\tverdict\tfailed"
-		if withOpenSSL {
-			head += "\topenssl s_server\tp256tls/openssl"
-		}
-		fmt.Fprintln(tw, head+"\t")
+		tw := newTable(w, "HANDSHAKES (CPU µs per handshake, measured side only)\tside\tp256tls on\tstdlib\tp256tls\tratio\tverdict\tfailed", "\topenssl s_server\tp256tls/openssl", withOpenSSL)
 		for _, h := range r.hs {
 			s := summarize(h.m)
 			failed := "—"
@@ -225,6 +213,19 @@ func writeTable(w io.Writer, r *results) {
 			fmt.Fprintln(w, "  - "+n)
 		}
 	}
+}
+
+// newTable starts a table of the report after a blank line: a tabwriter on
+// w with the header row head, followed by osslHead's columns when
+// withOpenSSL. Flush it after the rows.
+func newTable(w io.Writer, head, osslHead string, withOpenSSL bool) *tabwriter.Writer {
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if withOpenSSL {
+		head += osslHead
+	}
+	fmt.Fprintln(tw, head+"\t")
+	return tw
 }
 
 // verdictText is the verdict, with its interval when that is narrower

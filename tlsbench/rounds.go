@@ -100,25 +100,24 @@ func (m *measured) index(v string) int { return slices.Index(m.variants, v) }
 
 // values are the per-round values of variant v.
 func (m *measured) values(v string) []float64 {
-	i := m.index(v)
-	if i < 0 {
-		return nil
-	}
-	out := make([]float64, 0, len(m.rounds))
-	for _, r := range m.rounds {
-		out = append(out, r[i].value)
-	}
-	return out
+	return m.column(v, func(s sample) float64 { return s.value })
 }
 
+// rates are the per-round rates of variant v.
 func (m *measured) rates(v string) []float64 {
+	return m.column(v, func(s sample) float64 { return s.rate })
+}
+
+// column is field(sample) for variant v, round by round; nil if v was not
+// measured.
+func (m *measured) column(v string, field func(sample) float64) []float64 {
 	i := m.index(v)
 	if i < 0 {
 		return nil
 	}
 	out := make([]float64, 0, len(m.rounds))
 	for _, r := range m.rounds {
-		out = append(out, r[i].rate)
+		out = append(out, field(r[i]))
 	}
 	return out
 }

@@ -286,35 +286,39 @@ func Mul384MULQ(x, y, tmp []Mem, regs *Pool, release ...GPPhysical) []GPPhysical
 // uses AX, DX and one scratch register.
 func mulRow384MULQ(a []GPPhysical, x, y []Mem, r int, regs *Pool) {
 	Commentf("Row %d: a[%d..%d] += x·y[%d].", r, r, r+6, r)
+	rowMULQ(a[r:], x, y[r], r == 0, regs)
+}
+
+// rowMULQ adds x·m into a[0..len(x)−1] (with set: sets them, creating them
+// from regs) and creates a[len(x)] from regs with the top limb, with MULQ
+// (x[j] loaded into AX, m the memory operand) and one carry chain per
+// product: x[j]·m plus the previous product's high half, then plus a[j].
+// It uses AX, DX and one scratch register. The rows of Mul384MULQ and the
+// cross products of Square384MULQ are such rows.
+func rowMULQ(a []GPPhysical, x []Mem, m Mem, set bool, regs *Pool) {
+	n := len(x)
 	hi := regs.Get()
-	for j := 0; j < 6; j++ {
+	for j := 0; j < n; j++ {
 		MOVQ(x[j], RAX)
-		MULQ(y[r])
-		if r == 0 {
-			if j == 0 {
-				a[0] = regs.Get()
-				MOVQ(RAX, a[0])
-			} else {
-				ADDQ(hi, RAX)
-				ADCQ(Imm(0), RDX)
-				a[j] = regs.Get()
-				MOVQ(RAX, a[j])
-			}
-		} else {
-			if j > 0 {
-				ADDQ(hi, RAX)
-				ADCQ(Imm(0), RDX)
-			}
-			ADDQ(RAX, a[r+j])
+		MULQ(m)
+		if j > 0 {
+			ADDQ(hi, RAX)
 			ADCQ(Imm(0), RDX)
 		}
-		if j < 5 {
+		if set {
+			a[j] = regs.Get()
+			MOVQ(RAX, a[j])
+		} else {
+			ADDQ(RAX, a[j])
+			ADCQ(Imm(0), RDX)
+		}
+		if j < n-1 {
 			MOVQ(RDX, hi)
 		}
 	}
 	regs.Put(hi)
-	a[r+6] = regs.Get()
-	MOVQ(RDX, a[r+6])
+	a[n] = regs.Get()
+	MOVQ(RDX, a[n])
 }
 
 // Square384ADX returns x·x·2^−384 mod p, below p, for x < p six limbs in
@@ -502,28 +506,7 @@ func Square384MULQ(x, tmp []Mem, regs *Pool, xp GPPhysical) []GPPhysical {
 	// limb i+6 is row i's top.
 	for i := 0; i <= 4; i++ {
 		Commentf("Row %d: c[%d..%d] += x%d·x[%d..5].", i, 2*i+1, i+6, i, i+1)
-		hi := regs.Get()
-		for j := i + 1; j <= 5; j++ {
-			MOVQ(x[j], RAX)
-			MULQ(x[i])
-			if j > i+1 {
-				ADDQ(hi, RAX)
-				ADCQ(Imm(0), RDX)
-			}
-			if i == 0 {
-				c[j] = regs.Get()
-				MOVQ(RAX, c[j])
-			} else {
-				ADDQ(RAX, c[i+j])
-				ADCQ(Imm(0), RDX)
-			}
-			if j < 5 {
-				MOVQ(RDX, hi)
-			}
-		}
-		regs.Put(hi)
-		c[i+6] = regs.Get()
-		MOVQ(RDX, c[i+6])
+		rowMULQ(c[2*i+1:], x[i+1:], x[i], i == 0, regs)
 	}
 	Comment("f = 2c + Σ x_i²·2^(128i): c doubled on one chain, c[9..11] in tmp.")
 	for _, k := range []int{9, 10} {

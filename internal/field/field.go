@@ -69,22 +69,32 @@ func (e *Element) Half(a *Element) *Element {
 //p256tls:secret
 func (e *Element) Invert(a *Element) *Element {
 	// p - 2 = [32 ones][31 zeros][1][96 zeros][94 ones][0][1], from the top.
-	var x1, x2, x3, x6, x12, x15, x30, x32, t Element
-	x1 = *a
-	x2.Square(&x1).Mul(&x2, &x1)
-	x3.Square(&x2).Mul(&x3, &x1)
-	x6.SquareN(&x3, 3).Mul(&x6, &x3)
-	x12.SquareN(&x6, 6).Mul(&x12, &x6)
-	x15.SquareN(&x12, 3).Mul(&x15, &x3)
-	x30.SquareN(&x15, 15).Mul(&x30, &x15)
-	x32.SquareN(&x30, 2).Mul(&x32, &x2)
-	t.SquareN(&x32, 32).Mul(&t, &x1)
+	var x30, x32, t Element
+	chain(&t, &x32, &x30, a)
 	t.SquareN(&t, 128).Mul(&t, &x32)
 	t.SquareN(&t, 32).Mul(&t, &x32)
 	t.SquareN(&t, 30).Mul(&t, &x30)
-	t.SquareN(&t, 2).Mul(&t, &x1)
+	t.SquareN(&t, 2).Mul(&t, a)
 	*e = t
 	return e
+}
+
+// chain sets x30 and x32 to a^(2^k − 1) for k = 30, 32, and t to
+// a^(2^64 − 2^32 + 1) ([32 ones][31 zeros][1]): the top 64 bits that the
+// exponents of Invert and Sqrt share, and the runs of ones the rest of
+// Invert's needs. t, x32 and x30 must be distinct and must not alias a.
+//
+//p256tls:secret
+func chain(t, x32, x30, a *Element) {
+	var x2, x3, x6, x12, x15 Element
+	x2.Square(a).Mul(&x2, a)
+	x3.Square(&x2).Mul(&x3, a)
+	x6.SquareN(&x3, 3).Mul(&x6, &x3)
+	x12.SquareN(&x6, 6).Mul(&x12, &x6)
+	x15.SquareN(&x12, 3).Mul(&x15, &x3)
+	x30.SquareN(&x15, 15).Mul(x30, &x15)
+	x32.SquareN(x30, 2).Mul(x32, &x2)
+	t.SquareN(x32, 32).Mul(t, a)
 }
 
 // Sqrt sets e to a square root of a and returns (e, 1) if a is a square mod
@@ -92,17 +102,9 @@ func (e *Element) Invert(a *Element) *Element {
 // is a^((p+1)/4). Constant time.
 func (e *Element) Sqrt(a *Element) (*Element, int) {
 	// (p + 1)/4 = [32 ones][31 zeros][1][95 zeros][1][94 zeros], from the top.
-	var x1, x2, x3, x6, x12, x15, x30, x32, t, c Element
-	x1 = *a
-	x2.Square(&x1).Mul(&x2, &x1)
-	x3.Square(&x2).Mul(&x3, &x1)
-	x6.SquareN(&x3, 3).Mul(&x6, &x3)
-	x12.SquareN(&x6, 6).Mul(&x12, &x6)
-	x15.SquareN(&x12, 3).Mul(&x15, &x3)
-	x30.SquareN(&x15, 15).Mul(&x30, &x15)
-	x32.SquareN(&x30, 2).Mul(&x32, &x2)
-	t.SquareN(&x32, 32).Mul(&t, &x1)
-	t.SquareN(&t, 96).Mul(&t, &x1)
+	var x30, x32, t, c Element
+	chain(&t, &x32, &x30, a)
+	t.SquareN(&t, 96).Mul(&t, a)
 	t.SquareN(&t, 94)
 	c.Square(&t)
 	ok := c.Equal(a)

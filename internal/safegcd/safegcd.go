@@ -11,8 +11,9 @@
 //
 // The two sizes share one implementation: the divsteps and the matrix
 // arithmetic run on signed numbers with as many limbs as the modulus needs
-// (five for 256 bits, seven for 384), the count held in the modulus; only
-// the conversion from and to 64-bit limbs is written per size.
+// (five for 256 bits, seven for 384), the count held in the modulus, and
+// the conversion from and to 64-bit limbs is written once, for six of them
+// (a 256-bit value enters with its top two limbs zero).
 //
 // Two entry points share the matrix arithmetic:
 //
@@ -89,10 +90,7 @@ type Modulus384 struct{ core }
 // correct quotient for every x coprime to m (every nonzero x < m for a
 // prime m); for other nonzero x their result is unspecified.
 func NewModulus(m [4]uint64) *Modulus {
-	if m[0]&1 == 0 || (m[0] < 3 && m[1]|m[2]|m[3] == 0) {
-		panic("safegcd: modulus must be odd and at least 3")
-	}
-	return &Modulus{newCore(fromWords(&m), m[0], nLimbs256)}
+	return &Modulus{newCore(widen(&m), nLimbs256)}
 }
 
 // NewModulus384 returns the parameters for the odd modulus m (little-endian
@@ -100,48 +98,35 @@ func NewModulus(m [4]uint64) *Modulus {
 // quotient for every x coprime to m; for other nonzero x its result is
 // unspecified.
 func NewModulus384(m [6]uint64) *Modulus384 {
+	return &Modulus384{newCore(&m, nLimbs384)}
+}
+
+// newCore returns the constants of the odd modulus 3 ≤ m < 2^384 with n
+// radix-2^62 limbs, or panics if m is even or below 3.
+func newCore(m *[6]uint64, n int) core {
 	if m[0]&1 == 0 || (m[0] < 3 && m[1]|m[2]|m[3]|m[4]|m[5] == 0) {
 		panic("safegcd: modulus must be odd and at least 3")
 	}
-	return &Modulus384{newCore(fromWords6(&m), m[0], nLimbs384)}
-}
-
-// newCore completes a modulus given in radix 2^62 with its low 64-bit limb
-// m0 and limb count n.
-func newCore(m num, m0 uint64, n int) core {
 	// Newton's iteration x ← x·(2 − m·x) doubles the number of correct low
 	// bits; x = m is correct to 3 bits for odd m (m² ≡ 1 mod 8).
+	m0 := m[0]
 	x := m0
 	for i := 0; i < 5; i++ {
 		x *= 2 - m0*x
 	}
-	return core{m: m, minv: x & limbMask, n: n}
+	return core{m: fromWords(m), minv: x & limbMask, n: n}
 }
 
-// fromWords converts a 256-bit unsigned value to radix 2^62 (five limbs).
-func fromWords(x *[4]uint64) num {
-	return num{
-		int64(x[0] & limbMask),
-		int64((x[0]>>62 | x[1]<<2) & limbMask),
-		int64((x[1]>>60 | x[2]<<4) & limbMask),
-		int64((x[2]>>58 | x[3]<<6) & limbMask),
-		int64(x[3] >> 56),
-	}
+// widen returns the 256-bit x as six 64-bit limbs, the top two zero: the
+// form fromWords takes for both sizes.
+func widen(x *[4]uint64) *[6]uint64 {
+	return &[6]uint64{x[0], x[1], x[2], x[3]}
 }
 
-// toWords converts a nonnegative normalized five-limb value < 2^256 to
-// 64-bit limbs.
-func toWords(a *num) [4]uint64 {
-	return [4]uint64{
-		uint64(a[0]) | uint64(a[1])<<62,
-		uint64(a[1])>>2 | uint64(a[2])<<60,
-		uint64(a[2])>>4 | uint64(a[3])<<58,
-		uint64(a[3])>>6 | uint64(a[4])<<56,
-	}
-}
-
-// fromWords6 converts a 384-bit unsigned value to radix 2^62 (seven limbs).
-func fromWords6(x *[6]uint64) num {
+// fromWords converts an unsigned value < 2^384 to radix 2^62 (seven limbs).
+// For x < 2^256 the top two limbs are 0 and the other five are x's
+// five-limb form.
+func fromWords(x *[6]uint64) num {
 	return num{
 		int64(x[0] & limbMask),
 		int64((x[0]>>62 | x[1]<<2) & limbMask),
@@ -153,9 +138,10 @@ func fromWords6(x *[6]uint64) num {
 	}
 }
 
-// toWords6 converts a nonnegative normalized seven-limb value < 2^384 to
-// 64-bit limbs.
-func toWords6(a *num) [6]uint64 {
+// toWords converts a nonnegative normalized seven-limb value < 2^384 to
+// 64-bit limbs. For a five-limb value < 2^256 (limbs 5 and 6 zero) the top
+// two words are 0; the low four do not depend on limbs 5 and 6.
+func toWords(a *num) [6]uint64 {
 	return [6]uint64{
 		uint64(a[0]) | uint64(a[1])<<62,
 		uint64(a[1])>>2 | uint64(a[2])<<60,
@@ -166,6 +152,11 @@ func toWords6(a *num) [6]uint64 {
 	}
 }
 
+// narrow returns the low four limbs of w.
+func narrow(w *[6]uint64) [4]uint64 {
+	return [4]uint64{w[0], w[1], w[2], w[3]}
+}
+
 // Div sets out = c·x^-1 mod M, or 0 if x = 0. It requires x < M and c < M.
 // It is constant time in the values of c and x. out may alias c or x.
 //
@@ -174,7 +165,8 @@ func (mod *Modulus) Div(out, c, x *[4]uint64) {
 	d, f, _ := mod.divConst(c, x)
 	// g = 0 and f = ±1 now (f = M and d = 0 if x = 0).
 	mod.finish(&d, f[nLimbs256-1]>>63)
-	*out = toWords(&d)
+	w := toWords(&d)
+	*out = narrow(&w)
 }
 
 // divConst runs the constSteps divsteps of Div and returns the final d, f
@@ -183,8 +175,8 @@ func (mod *Modulus) Div(out, c, x *[4]uint64) {
 //p256tls:secret
 func (mod *Modulus) divConst(c, x *[4]uint64) (d, f, g num) {
 	f = mod.m
-	g = fromWords(x)
-	e := fromWords(c)
+	g = fromWords(widen(x))
+	e := fromWords(widen(c))
 	var t matrix
 	h := int64(0) // δ − 1/2; δ starts at 1/2
 	const full = constSteps / limbBits
@@ -210,18 +202,24 @@ func (mod *Modulus) divConst(c, x *[4]uint64) (d, f, g num) {
 // c < M. Its running time depends on x (not on c): use it only for public
 // x. out may alias c or x.
 func (mod *Modulus) DivVartime(out, c, x *[4]uint64) {
-	g, e := fromWords(x), fromWords(c)
-	mod.divVartime(&g, &e)
-	*out = toWords(&e)
+	w := mod.quotientVartime(widen(c), widen(x))
+	*out = narrow(&w)
 }
 
 // DivVartime sets out = c·x^-1 mod M, or 0 if x = 0. It requires x < M and
 // c < M. Its running time depends on x (not on c): use it only for public
 // x. out may alias c or x.
 func (mod *Modulus384) DivVartime(out, c, x *[6]uint64) {
-	g, e := fromWords6(x), fromWords6(c)
+	*out = mod.quotientVartime(c, x)
+}
+
+// quotientVartime returns c·x^-1 mod M, or 0 if x = 0, for x, c < M as six
+// 64-bit limbs (the top two zero for a 256-bit modulus). Not constant time
+// in x.
+func (mod *core) quotientVartime(c, x *[6]uint64) [6]uint64 {
+	g, e := fromWords(x), fromWords(c)
 	mod.divVartime(&g, &e)
-	*out = toWords6(&e)
+	return toWords(&e)
 }
 
 // divVartime sets e = e/g mod M in [0, M), normalized, or 0 if g = 0, for

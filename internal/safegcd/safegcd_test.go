@@ -6,22 +6,31 @@ import (
 	"testing"
 )
 
-func toBig(x [4]uint64) *big.Int {
+// toBig, fromBig and their six-limb forms convert between big.Int and
+// little-endian 64-bit limbs.
+var (
+	toBig    = toBigN[[4]uint64]
+	fromBig  = fromBigN[[4]uint64]
+	toBig6   = toBigN[[6]uint64]
+	fromBig6 = fromBigN[[6]uint64]
+)
+
+func toBigN[W [4]uint64 | [6]uint64](x W) *big.Int {
 	b := new(big.Int)
-	for i := 3; i >= 0; i-- {
+	for i := len(x) - 1; i >= 0; i-- {
 		b.Lsh(b, 64)
 		b.Or(b, new(big.Int).SetUint64(x[i]))
 	}
 	return b
 }
 
-func fromBig(b *big.Int) [4]uint64 {
-	if b.Sign() < 0 || b.BitLen() > 256 {
+func fromBigN[W [4]uint64 | [6]uint64](b *big.Int) W {
+	var x W
+	if b.Sign() < 0 || b.BitLen() > 64*len(x) {
 		panic("fromBig: out of range")
 	}
-	var x [4]uint64
 	var t big.Int
-	for i := range x {
+	for i := 0; i < len(x); i++ {
 		x[i] = t.Rsh(b, uint(64*i)).Uint64()
 	}
 	return x
@@ -163,75 +172,127 @@ func checkDiv(t *testing.T, mod *Modulus, m, c, x *big.Int) {
 	}
 }
 
-func TestDivEdges(t *testing.T) {
-	r := rand.New(rand.NewSource(1))
-	for _, m := range testModuli(r) {
+// divSize is one of the two modulus sizes under test: its moduli, the seeds
+// of its edge and random tests, and setup, which builds the modulus m and
+// returns its core (for the limb checks) and a check of every division of
+// that size on (c, x) against math/big.
+type divSize struct {
+	name               string
+	bits, n            int
+	edgeSeed, randSeed int64
+	moduli             func(*rand.Rand) []*big.Int
+	setup              func(m *big.Int) (*core, func(t *testing.T, c, x *big.Int))
+}
+
+var divSizes = []divSize{
+	{"256", 256, nLimbs256, 1, 2, testModuli, func(m *big.Int) (*core, func(*testing.T, *big.Int, *big.Int)) {
 		mod := NewModulus(fromBig(m))
-		if numToBig(&mod.m).Cmp(m) != 0 {
-			t.Fatal("modulus limbs")
-		}
-		if mod.minv*uint64(mod.m[0])&limbMask != 1 {
-			t.Fatalf("minv wrong for %x", m)
-		}
-		edges := edgeValues(m, 256)
-		for _, x := range edges {
-			checkDiv(t, mod, m, big.NewInt(1), x)
-			checkDiv(t, mod, m, new(big.Int).Sub(m, big.NewInt(1)), x)
-			checkDiv(t, mod, m, edges[r.Intn(len(edges))], x)
-		}
+		return &mod.core, func(t *testing.T, c, x *big.Int) { checkDiv(t, mod, m, c, x) }
+	}},
+	{"384", 384, nLimbs384, 11, 12, testModuli384, func(m *big.Int) (*core, func(*testing.T, *big.Int, *big.Int)) {
+		mod := NewModulus384(fromBig6(m))
+		return &mod.core, func(t *testing.T, c, x *big.Int) { checkDiv384(t, mod, m, c, x) }
+	}},
+}
+
+func TestDivEdges(t *testing.T) {
+	for _, sz := range divSizes {
+		t.Run(sz.name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(sz.edgeSeed))
+			for _, m := range sz.moduli(r) {
+				mod, check := sz.setup(m)
+				if numToBig(&mod.m).Cmp(m) != 0 || mod.n != sz.n {
+					t.Fatal("modulus limbs")
+				}
+				if mod.minv*uint64(mod.m[0])&limbMask != 1 {
+					t.Fatalf("minv wrong for %x", m)
+				}
+				edges := edgeValues(m, sz.bits)
+				for _, x := range edges {
+					check(t, big.NewInt(1), x)
+					check(t, new(big.Int).Sub(m, big.NewInt(1)), x)
+					check(t, edges[r.Intn(len(edges))], x)
+				}
+			}
+		})
 	}
 }
 
 func TestDivRandom(t *testing.T) {
-	r := rand.New(rand.NewSource(2))
 	iters := 3000
 	if testing.Short() {
 		iters = 300
 	}
-	for _, m := range testModuli(r) {
-		mod := NewModulus(fromBig(m))
-		for i := 0; i < iters; i++ {
-			checkDiv(t, mod, m, new(big.Int).Rand(r, m), new(big.Int).Rand(r, m))
-		}
+	for _, sz := range divSizes {
+		t.Run(sz.name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(sz.randSeed))
+			for _, m := range sz.moduli(r) {
+				_, check := sz.setup(m)
+				for i := 0; i < iters; i++ {
+					check(t, new(big.Int).Rand(r, m), new(big.Int).Rand(r, m))
+				}
+			}
+		})
 	}
 }
 
 func TestDivAliasing(t *testing.T) {
-	r := rand.New(rand.NewSource(3))
 	mod := NewModulus(fromBig(orderN))
+	r := rand.New(rand.NewSource(3))
 	for _, div := range []func(out, c, x *[4]uint64){mod.Div, mod.DivVartime} {
-		for i := 0; i < 100; i++ {
-			c, x := new(big.Int).Rand(r, orderN), new(big.Int).Rand(r, orderN)
-			want := fromBig(wantDiv(c, x, orderN))
-			a, b := fromBig(c), fromBig(x)
-			div(&b, &a, &b)
-			if b != want {
-				t.Fatal("out aliasing x")
-			}
-			a, b = fromBig(c), fromBig(x)
-			div(&a, &a, &b)
-			if a != want {
-				t.Fatal("out aliasing c")
-			}
-			a = fromBig(x)
-			div(&a, &a, &a)
-			if x.Sign() != 0 && toBig(a).Cmp(big.NewInt(1)) != 0 {
-				t.Fatal("x/x != 1")
-			}
+		checkAliasing(t, r, orderN, fromBig, toBig, div)
+	}
+	mod384 := NewModulus384(fromBig6(orderN384))
+	checkAliasing(t, rand.New(rand.NewSource(13)), orderN384, fromBig6, toBig6, mod384.DivVartime)
+}
+
+// checkAliasing checks div modulo m with out aliasing x, c, or both, on 100
+// random pairs; from and to convert between big.Int and W.
+func checkAliasing[W [4]uint64 | [6]uint64](t *testing.T, r *rand.Rand, m *big.Int, from func(*big.Int) W, to func(W) *big.Int, div func(out, c, x *W)) {
+	t.Helper()
+	for i := 0; i < 100; i++ {
+		c, x := new(big.Int).Rand(r, m), new(big.Int).Rand(r, m)
+		want := from(wantDiv(c, x, m))
+		a, b := from(c), from(x)
+		div(&b, &a, &b)
+		if b != want {
+			t.Fatal("out aliasing x")
+		}
+		a, b = from(c), from(x)
+		div(&a, &a, &b)
+		if a != want {
+			t.Fatal("out aliasing c")
+		}
+		a = from(x)
+		div(&a, &a, &a)
+		if x.Sign() != 0 && to(a).Cmp(big.NewInt(1)) != 0 {
+			t.Fatal("x/x != 1")
 		}
 	}
 }
 
 func TestNewModulusPanics(t *testing.T) {
-	for _, m := range [][4]uint64{{0}, {1}, {2}, {4, 1}, {0, 0, 0, 1 << 63}} {
+	checkPanics(t, "NewModulus", func(m [4]uint64) { NewModulus(m) },
+		[][4]uint64{{0}, {1}, {2}, {4, 1}, {0, 0, 0, 1 << 63}},
+		[][4]uint64{{3}, {1, 0, 0, 1}, {1, 1}})
+}
+
+// checkPanics checks that newMod (named name) panics on every modulus of bad
+// (even or below 3) and on none of good.
+func checkPanics[W [4]uint64 | [6]uint64](t *testing.T, name string, newMod func(W), bad, good []W) {
+	t.Helper()
+	for _, m := range bad {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("NewModulus(%x) did not panic", m)
+					t.Errorf("%s(%x) did not panic", name, m)
 				}
 			}()
-			NewModulus(m)
+			newMod(m)
 		}()
+	}
+	for _, m := range good {
+		newMod(m) // must not panic: odd and at least 3
 	}
 }
 
@@ -354,26 +415,31 @@ func TestAllocs(t *testing.T) {
 	}
 }
 
-func FuzzDiv(f *testing.F) {
+func FuzzDiv(f *testing.F) { fuzzDiv(f, divSizes[0], orderN, primeP) }
+
+// fuzzDiv checks the divisions of size sz modulo n, or p when the fuzzer's
+// flag is set, on fuzzed c and x (big-endian, reduced mod the modulus).
+func fuzzDiv(f *testing.F, sz divSize, n, p *big.Int) {
 	for _, s := range []string{"", "\x01", "\x02", "\xff\xff\xff\xff", "\x80"} {
 		f.Add([]byte(s), []byte("\x01"), false)
 		f.Add([]byte(s), []byte("\x01"), true)
 	}
-	f.Add(orderN.Bytes(), []byte("\x05"), false)
-	f.Add(new(big.Int).Sub(orderN, big.NewInt(1)).Bytes(), primeP.Bytes(), true)
-	f.Add(new(big.Int).Sub(primeP, big.NewInt(1)).Bytes(), primeP.Bytes(), true)
-	modN, modP := NewModulus(fromBig(orderN)), NewModulus(fromBig(primeP))
+	f.Add(n.Bytes(), []byte("\x05"), false)
+	f.Add(new(big.Int).Sub(n, big.NewInt(1)).Bytes(), p.Bytes(), true)
+	f.Add(new(big.Int).Sub(p, big.NewInt(1)).Bytes(), p.Bytes(), true)
+	_, checkN := sz.setup(n)
+	_, checkP := sz.setup(p)
 	f.Fuzz(func(t *testing.T, xb, cb []byte, overP bool) {
-		if len(xb) > 32 || len(cb) > 32 {
+		if len(xb) > sz.bits/8 || len(cb) > sz.bits/8 {
 			return
 		}
-		m, mod := orderN, modN
+		m, check := n, checkN
 		if overP {
-			m, mod = primeP, modP
+			m, check = p, checkP
 		}
 		x := new(big.Int).Mod(new(big.Int).SetBytes(xb), m)
 		c := new(big.Int).Mod(new(big.Int).SetBytes(cb), m)
-		checkDiv(t, mod, m, c, x)
+		check(t, c, x)
 	})
 }
 

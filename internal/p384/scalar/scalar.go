@@ -114,19 +114,13 @@ func (s *Scalar) SetBytes(b []byte) (*Scalar, error) {
 	if len(b) != 48 {
 		return nil, ErrLength
 	}
-	t := ct.Load6((*[48]byte)(b))
-	if limbs.Less(&t, &N) == 0 {
-		return nil, ErrRange
-	}
-	limbs.MontMul(s.nat(), &t, rr.nat(), &N, n0inv)
-	return s, nil
+	return s.SetCanonical(ct.Load6((*[48]byte)(b)))
 }
 
 // Bytes returns the 48-byte big-endian encoding of s's value (out of
 // Montgomery form). Constant time.
 func (s *Scalar) Bytes() [48]byte {
-	var t [6]uint64
-	limbs.MontMul(&t, s.nat(), &[6]uint64{1}, &N, n0inv)
+	t := s.Canonical()
 	var out [48]byte
 	ct.Store6(&out, &t)
 	return out
