@@ -134,16 +134,11 @@ func mustTable(t testing.TB, pub *ecdsa.PublicKey) *keytable.Table {
 	return tab
 }
 
-// TestWycheproof runs every P-256 ECDSA vector of the DER, P1363 and
-// WebCrypto files (SHA-2 and SHA-3) through the table and ordinary paths.
+// TestWycheproof runs every P-256 ECDSA vector of the module (DER, P1363 and
+// WebCrypto files; SHA-2, SHA-3 and SHAKE128) through the table and ordinary
+// paths.
 func TestWycheproof(t *testing.T) {
-	files := []string{
-		"ecdsa_secp256r1_sha256_test.json", "ecdsa_secp256r1_sha512_test.json",
-		"ecdsa_secp256r1_sha256_p1363_test.json", "ecdsa_secp256r1_sha512_p1363_test.json",
-		"ecdsa_secp256r1_webcrypto_test.json",
-		"ecdsa_secp256r1_sha3_256_test.json", "ecdsa_secp256r1_sha3_512_test.json",
-	}
-	total := runWycheproof(t, files, elliptic.P256(), keytable.NewFromBytes, false)
+	total := runWycheproof(t, ecdsatest.P256Files, elliptic.P256(), keytable.NewFromBytes, false)
 	t.Logf("%d vectors", total)
 }
 
