@@ -16,23 +16,36 @@ import (
 	"time"
 )
 
+// fipsChild reports whether this process is the child that runs test name
+// with GODEBUG=fips140=mode. In the parent it re-runs the test binary for
+// that one test in that mode, fails t if the child fails, logs the child's
+// output and returns false (the caller returns). It skips t under the purego
+// tag, where FIPS 140-3 mode cannot start.
+func fipsChild(t *testing.T, name, mode string) bool {
+	t.Helper()
+	if puregoBuild {
+		t.Skip("FIPS 140-3 mode cannot start with the purego build tag; the default build runs this test")
+	}
+	if os.Getenv("TRUSTSTORE_FIPS_CHILD") == mode {
+		return true
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), "TRUSTSTORE_FIPS_CHILD="+mode, "GODEBUG=fips140="+mode)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("FIPS child: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+	return false
+}
+
 // TestFIPS re-runs itself with GODEBUG=fips140=on: chains with a key
 // crypto/tls refuses in FIPS 140-3 mode must fail, on the fast path and on
 // the slow one, although crypto/x509 accepts them; the RSA chains of
 // newFIPSRSAMatrix (RSA-2048, 3072 and 4096 issuers on the fast path, the
 // others on crypto/x509) get crypto/tls's answer.
 func TestFIPS(t *testing.T) {
-	if puregoBuild {
-		t.Skip("FIPS 140-3 mode cannot start with the purego build tag; the default build runs this test")
-	}
-	if os.Getenv("TRUSTSTORE_FIPS_CHILD") != "1" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestFIPS$", "-test.count=1", "-test.v")
-		cmd.Env = append(os.Environ(), "TRUSTSTORE_FIPS_CHILD=1", "GODEBUG=fips140=on")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("FIPS child: %v\n%s", err, out)
-		}
-		t.Logf("%s", out)
+	if !fipsChild(t, "TestFIPS", "on") {
 		return
 	}
 	if !fips140.Enabled() {
@@ -79,17 +92,7 @@ func TestFIPS(t *testing.T) {
 // fips140.WithoutEnforcement (where crypto/rsa checks as in fips140=on), and
 // again enforced, so nothing the bypass accepted is remembered.
 func TestFIPSOnly(t *testing.T) {
-	if puregoBuild {
-		t.Skip("FIPS 140-3 mode cannot start with the purego build tag; the default build runs this test")
-	}
-	if os.Getenv("TRUSTSTORE_FIPS_CHILD") != "only" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestFIPSOnly$", "-test.count=1", "-test.v")
-		cmd.Env = append(os.Environ(), "TRUSTSTORE_FIPS_CHILD=only", "GODEBUG=fips140=only")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("FIPS child: %v\n%s", err, out)
-		}
-		t.Logf("%s", out)
+	if !fipsChild(t, "TestFIPSOnly", "only") {
 		return
 	}
 	if !fips140.Enabled() || !fips140.Enforced() {

@@ -10,8 +10,6 @@ import (
 	"encoding/asn1"
 	"errors"
 	"math/big"
-	"os"
-	"os/exec"
 	"testing"
 )
 
@@ -206,15 +204,7 @@ func TestRuleAnchorKeyInvalid(t *testing.T) {
 // structs the FIPS filter cannot read (nil pointers, nil modulus or curve)
 // are refused, on the fast path and on the slow one, without a panic.
 func TestFIPSMalformedLeafKey(t *testing.T) {
-	if puregoBuild {
-		t.Skip("FIPS 140-3 mode cannot start with the purego build tag")
-	}
-	if os.Getenv("TRUSTSTORE_FIPS_CHILD") != "1" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestFIPSMalformedLeafKey$", "-test.count=1", "-test.v")
-		cmd.Env = append(os.Environ(), "TRUSTSTORE_FIPS_CHILD=1", "GODEBUG=fips140=on")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("FIPS child: %v\n%s", err, out)
-		}
+	if !fipsChild(t, "TestFIPSMalformedLeafKey", "on") {
 		return
 	}
 	if !fips140.Enabled() {
