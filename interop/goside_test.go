@@ -18,7 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/p256tls/p256tls/internal/fault"
+	"github.com/p256tls/p256tls/internal/p256/fault"
 	"github.com/p256tls/p256tls/provider"
 	"github.com/p256tls/p256tls/truststore"
 )

@@ -19,7 +19,7 @@ import (
 
 	"github.com/quic-go/quic-go"
 
-	"github.com/p256tls/p256tls/internal/fault"
+	"github.com/p256tls/p256tls/internal/p256/fault"
 	"github.com/p256tls/p256tls/provider"
 	"github.com/p256tls/p256tls/truststore"
 )

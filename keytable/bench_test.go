@@ -8,7 +8,7 @@ import (
 	"crypto/sha512"
 	"testing"
 
-	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
+	"github.com/p256tls/p256tls/internal/ecdsatest"
 	"github.com/p256tls/p256tls/keytable"
 	"github.com/p256tls/p256tls/verify"
 )

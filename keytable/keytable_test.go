@@ -15,7 +15,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
+	"github.com/p256tls/p256tls/internal/ecdsatest"
 	"github.com/p256tls/p256tls/keytable"
 	"github.com/p256tls/p256tls/verify"
 )

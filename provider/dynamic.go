@@ -8,7 +8,7 @@ import (
 	"crypto/subtle"
 	"crypto/tls"
 	"crypto/x509"
-	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
+	"github.com/p256tls/p256tls/internal/ecdsasig"
 	"sync"
 	"sync/atomic"
 	"time"

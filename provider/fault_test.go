@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/p256tls/p256tls/internal/fault"
+	"github.com/p256tls/p256tls/internal/p256/fault"
 )
 
 // The fault hook is process-global: no test of this package runs in

@@ -8,10 +8,10 @@ import (
 	"crypto/sha256"
 	"testing"
 
-	"github.com/p256tls/p256tls/internal/comb"
-	"github.com/p256tls/p256tls/internal/nonce"
-	"github.com/p256tls/p256tls/internal/point"
-	"github.com/p256tls/p256tls/internal/scalar"
+	"github.com/p256tls/p256tls/internal/p256/comb"
+	"github.com/p256tls/p256tls/internal/p256/nonce"
+	"github.com/p256tls/p256tls/internal/p256/point"
+	"github.com/p256tls/p256tls/internal/p256/scalar"
 )
 
 // The benchmarks below run beside their standard-library counterparts so

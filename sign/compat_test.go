@@ -17,7 +17,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/p256tls/p256tls/internal/nonce"
+	"github.com/p256tls/p256tls/internal/p256/nonce"
 	"github.com/p256tls/p256tls/verify"
 )
 
@@ -198,7 +198,7 @@ func TestHedgedIgnoresOpts(t *testing.T) {
 // SHA-384 for a 48-byte digest, SHA-512 for 64 bytes and SHA-256 for any
 // other length (SHA-1 and SHA-224 digests included); for a deterministic
 // Signer's SignUnchecked, also SHA-1 for 20 bytes and SHA-224 for 28. The
-// expected r is computed from internal/nonce and crypto/ecdh.
+// expected r is computed from internal/p256/nonce and crypto/ecdh.
 func TestNonceHash(t *testing.T) {
 	k := newKey(t)
 	hedged := newSignerT(t, k)

@@ -2,7 +2,7 @@
 // a TLS server's identity, and checks every signature before releasing it.
 //
 // A Signer computes k·G with the constant-time fixed-base comb of
-// internal/comb, derives its nonces with RFC 6979's HMAC-DRBG (hedged with
+// internal/p256/comb, derives its nonces with RFC 6979's HMAC-DRBG (hedged with
 // fresh randomness by default, as draft-irtf-cfrg-det-sigs-with-noise), and
 // verifies each signature against the key's own table (keytable's, at width 7) before
 // returning it. A fault during signing (a glitch, a bit flip, a miscompiled
@@ -39,13 +39,13 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/p256tls/p256tls/internal/comb"
 	"github.com/p256tls/p256tls/internal/ct"
-	"github.com/p256tls/p256tls/internal/fault"
 	"github.com/p256tls/p256tls/internal/keytab"
-	"github.com/p256tls/p256tls/internal/nonce"
-	"github.com/p256tls/p256tls/internal/point"
-	"github.com/p256tls/p256tls/internal/scalar"
+	"github.com/p256tls/p256tls/internal/p256/comb"
+	"github.com/p256tls/p256tls/internal/p256/fault"
+	"github.com/p256tls/p256tls/internal/p256/nonce"
+	"github.com/p256tls/p256tls/internal/p256/point"
+	"github.com/p256tls/p256tls/internal/p256/scalar"
 	"github.com/p256tls/p256tls/internal/signer"
 )
 
@@ -283,7 +283,7 @@ type state struct {
 	key  [32]byte // int2octets(d): the nonce generator's key
 	rand [32]byte // the fresh randomness of a hedged nonce
 
-	k      [32]byte  // the nonce, big-endian, as internal/nonce writes it
+	k      [32]byte  // the nonce, big-endian, as internal/p256/nonce writes it
 	kLimbs [4]uint64 // k as plain limbs, the comb's input
 	kG     point.Projective
 	x      [32]byte // x(k·G), big-endian (< p; r = x mod n)
@@ -314,7 +314,7 @@ func (st *state) wipe() {
 	st.gen = g
 }
 
-// sign signs digest with the nonce's HMAC hash h (one that internal/nonce
+// sign signs digest with the nonce's HMAC hash h (one that internal/p256/nonce
 // supports), verifying the signature first if check is set.
 //
 //p256tls:secret

@@ -23,7 +23,7 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 	"golang.org/x/crypto/cryptobyte/asn1"
 
-	"github.com/p256tls/p256tls/internal/fault"
+	"github.com/p256tls/p256tls/internal/p256/fault"
 	"github.com/p256tls/p256tls/verify"
 )
 

@@ -7,7 +7,7 @@ import (
 	"crypto/sha512"
 	"crypto/x509"
 
-	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
+	"github.com/p256tls/p256tls/internal/ecdsasig"
 )
 
 // verifyPath checks the signature of every link of path, from the anchor

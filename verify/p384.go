@@ -3,7 +3,7 @@ package verify
 import (
 	"crypto/ecdsa"
 
-	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
+	"github.com/p256tls/p256tls/internal/ecdsasig"
 	p384verify "github.com/p256tls/p256tls/internal/p384/ecdsaverify"
 	p384point "github.com/p256tls/p256tls/internal/p384/point"
 	p384scalar "github.com/p256tls/p256tls/internal/p384/scalar"

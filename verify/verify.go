@@ -32,10 +32,10 @@ import (
 	"crypto/elliptic"
 	"math/big"
 
-	"github.com/p256tls/p256tls/internal/ecdsaverify"
-	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
-	"github.com/p256tls/p256tls/internal/point"
-	"github.com/p256tls/p256tls/internal/scalar"
+	"github.com/p256tls/p256tls/internal/ecdsasig"
+	"github.com/p256tls/p256tls/internal/p256/ecdsaverify"
+	"github.com/p256tls/p256tls/internal/p256/point"
+	"github.com/p256tls/p256tls/internal/p256/scalar"
 )
 
 // VerifyASN1 reports whether sig, an ASN.1 DER ECDSA signature, is a valid
@@ -89,7 +89,7 @@ func hasCoordinates(pub *ecdsa.PublicKey) bool {
 
 // verifyP256 checks (r, s) under a P-256 key with crypto/ecdsa's rules: r
 // and s in [1, n−1], coordinates in [0, p), the point on the curve; then the
-// joint wNAF chain (internal/ecdsaverify) and the final check.
+// joint wNAF chain (internal/p256/ecdsaverify) and the final check.
 func verifyP256(pub *ecdsa.PublicKey, digest, rb, sb []byte) bool {
 	var rs, ss scalar.Scalar
 	if !ecdsasig.ScalarFromBytes(&rs, rb) || !ecdsasig.ScalarFromBytes(&ss, sb) {

@@ -10,7 +10,7 @@ import (
 	mrand "math/rand/v2"
 	"testing"
 
-	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
+	"github.com/p256tls/p256tls/internal/ecdsatest"
 	"github.com/p256tls/p256tls/verify"
 )
 

@@ -1,7 +1,7 @@
 // Package asmlib holds the avo building blocks of field arithmetic that the
-// repository's assembly generators share: internal/field/_asm (the field
-// kernels), internal/point/_asm (the fused Jacobian kernels),
-// internal/comb/_asm (the comb's fused complete additions and its
+// repository's assembly generators share: internal/p256/field/_asm (the field
+// kernels), internal/gen/point/_asm (the fused Jacobian kernels),
+// internal/p256/comb/_asm (the comb's fused complete additions and its
 // eight-lane kernel), internal/p384/field/_asm and internal/p384/lanes/_asm
 // (P-384's eight-lane chain). For P-256 (this file): a register pool, the
 // reduction addend of p, the subtraction of p, the rows and rounds of the

@@ -2,7 +2,7 @@ package asmlib
 
 // Helpers of the AVX-512 kernels that keep a field element in radix 2^52,
 // one limb per 64-byte row or ZMM register, lane l holding the element of
-// lane l (internal/comb's eight-lane comb, five limbs; internal/p384/lanes'
+// lane l (internal/p256/comb's eight-lane comb, five limbs; internal/p384/lanes'
 // eight-lane chain, eight limbs), and the interpreter of the formula
 // programs both those generators and comb's scalar kernels run. What
 // depends on the prime (the reductions, the folds) stays with each

@@ -1,8 +1,8 @@
 // Package gensrc renders Go source from text/template files, the shared
 // machinery of the generators that write one text for several curves
-// (internal/point/internal/genpoint, internal/field/internal/genfield,
-// internal/ecdsaverify/chaingen), and the printer of limb literals they and
-// internal/gtable/gentab share.
+// (internal/gen/point, internal/gen/field,
+// internal/gen/chains/chaingen), and the printer of limb literals they and
+// internal/gen/gtable/gentab share.
 // internal/gentest is its test-side twin (regenerate and compare).
 package gensrc
 

@@ -9,13 +9,13 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/p256tls/p256tls/internal/ecdsaverify"
-	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
-	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
+	"github.com/p256tls/p256tls/internal/ecdsasig"
+	"github.com/p256tls/p256tls/internal/ecdsatest"
+	"github.com/p256tls/p256tls/internal/p256/ecdsaverify"
+	"github.com/p256tls/p256tls/internal/p256/point"
+	"github.com/p256tls/p256tls/internal/p256/scalar"
 	p384verify "github.com/p256tls/p256tls/internal/p384/ecdsaverify"
 	p384point "github.com/p256tls/p256tls/internal/p384/point"
-	"github.com/p256tls/p256tls/internal/point"
-	"github.com/p256tls/p256tls/internal/scalar"
 )
 
 // TestSize checks the memory of a table: at most 8.5 KiB at Width (the

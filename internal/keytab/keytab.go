@@ -4,7 +4,7 @@
 //   - P-256: the key's point Q and sixteen runs of odd multiples of
 //     2^(17j)·Q, at width 5 (128 points, 8 KiB: keytable.New, trust
 //     anchors) or width 7 (512 points, 32 KiB: the key a Signer checks every
-//     signature against), verified by internal/ecdsaverify;
+//     signature against), verified by internal/p256/ecdsaverify;
 //   - P-384: Q and twenty runs of odd multiples of 2^(20j)·Q at width 5
 //     (160 points, 15 KiB), verified by internal/p384/ecdsaverify.
 //
@@ -22,13 +22,13 @@ import (
 	"errors"
 	"unsafe"
 
-	"github.com/p256tls/p256tls/internal/ecdsaverify"
-	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
+	"github.com/p256tls/p256tls/internal/ecdsasig"
+	"github.com/p256tls/p256tls/internal/p256/ecdsaverify"
+	"github.com/p256tls/p256tls/internal/p256/point"
+	"github.com/p256tls/p256tls/internal/p256/scalar"
 	p384verify "github.com/p256tls/p256tls/internal/p384/ecdsaverify"
 	p384point "github.com/p256tls/p256tls/internal/p384/point"
 	p384scalar "github.com/p256tls/p256tls/internal/p384/scalar"
-	"github.com/p256tls/p256tls/internal/point"
-	"github.com/p256tls/p256tls/internal/scalar"
 )
 
 // Width is the wNAF width of keytable.New's P-256 runs (2^(Width−2) odd

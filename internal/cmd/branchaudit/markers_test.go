@@ -125,13 +125,13 @@ func TestRepositoryMarkers(t *testing.T) {
 		want := []string{
 			module + "/sign.(*state).core",
 			module + "/sign.(*Signer).sign",
-			module + "/internal/comb.ScalarBaseMult",
-			module + "/internal/scalar.(*Scalar).Invert",
-			module + "/internal/nonce.(*Generator).Start",
+			module + "/internal/p256/comb.ScalarBaseMult",
+			module + "/internal/p256/scalar.(*Scalar).Invert",
+			module + "/internal/p256/nonce.(*Generator).Start",
 			module + "/internal/safegcd.(*Modulus).Div",
 		}
 		if tags == "" {
-			want = append(want, module+"/internal/field.mulADX.abi0", module+"/internal/comb.comb8AVX512.abi0")
+			want = append(want, module+"/internal/p256/field.mulADX.abi0", module+"/internal/p256/comb.comb8AVX512.abi0")
 		}
 		for _, w := range want {
 			if !have[w] {
@@ -142,22 +142,22 @@ func TestRepositoryMarkers(t *testing.T) {
 }
 
 // TestMarkedOutside: markers in packages the audited binary does not hold
-// are found (auditing internal/field alone leaves sign's functions out),
+// are found (auditing internal/p256/field alone leaves sign's functions out),
 // and the repository has none outside ./sign's dependencies.
 func TestMarkedOutside(t *testing.T) {
-	fs, err := markedOutside(module+"/internal/field", module)
+	fs, err := markedOutside(module+"/internal/p256/field", module)
 	if err != nil {
 		t.Fatal(err)
 	}
 	found := false
 	for _, f := range fs {
-		if strings.HasPrefix(f.Symbol, module+"/internal/field.") {
+		if strings.HasPrefix(f.Symbol, module+"/internal/p256/field.") {
 			t.Errorf("%s is in the audited package but reported outside it", f.Symbol)
 		}
 		found = found || f.Symbol == module+"/sign.(*state).core"
 	}
 	if !found {
-		t.Errorf("sign.(*state).core not reported as marked outside internal/field's dependencies")
+		t.Errorf("sign.(*state).core not reported as marked outside internal/p256/field's dependencies")
 	}
 	if fs, err := markedOutside(auditedPackage, module); err != nil || len(fs) != 0 {
 		t.Errorf("markers outside %s: %v (err %v)", auditedPackage, fs, err)

@@ -56,8 +56,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/p256tls/p256tls/internal/comb"
-	"github.com/p256tls/p256tls/internal/point"
+	"github.com/p256tls/p256tls/internal/p256/comb"
+	"github.com/p256tls/p256tls/internal/p256/point"
 	"github.com/p256tls/p256tls/internal/signer"
 	"github.com/p256tls/p256tls/sign"
 )

@@ -3,9 +3,9 @@
 // (ordinary verification): the weights u1 = e·s⁻¹ and u2 = r·s⁻¹ (digest
 // handling as crypto/ecdsa: the leftmost 384 bits), the multi-scalar chains
 // u1·G + u2·Q with the prefetch of their addends, and the inversion-free
-// final check. It is the same text as internal/ecdsaverify's P-256 chains:
+// final check. It is the same text as internal/p256/ecdsaverify's P-256 chains:
 // both are generated from one template. Signature parsing and the range of r
-// and s are internal/ecdsaverify/ecdsasig's; the group law and the key-table
+// and s are internal/ecdsasig's; the group law and the key-table
 // build (point.BuildRuns) are internal/p384/point's; G's runs are
 // internal/p384/gtable's.
 //
@@ -14,5 +14,5 @@
 package ecdsaverify
 
 // The chains (chains.go) are generated from the template that also writes
-// internal/ecdsaverify's: internal/ecdsaverify/chaingen/templates/chains.go.tmpl.
-//go:generate go run ../../ecdsaverify/gen -curve P-384 -dir .
+// internal/p256/ecdsaverify's: internal/gen/chains/chaingen/templates/chains.go.tmpl.
+//go:generate go run ../../gen/chains -curve P-384 -dir .

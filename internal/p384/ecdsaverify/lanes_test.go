@@ -13,8 +13,8 @@ import (
 	prand "math/rand/v2"
 	"testing"
 
-	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsasig"
-	"github.com/p256tls/p256tls/internal/ecdsaverify/ecdsatest"
+	"github.com/p256tls/p256tls/internal/ecdsasig"
+	"github.com/p256tls/p256tls/internal/ecdsatest"
 	"github.com/p256tls/p256tls/internal/p384/field"
 	"github.com/p256tls/p256tls/internal/p384/gtable"
 	"github.com/p256tls/p256tls/internal/p384/lanes"

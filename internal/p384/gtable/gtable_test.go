@@ -3,7 +3,7 @@ package gtable
 import (
 	"testing"
 
-	"github.com/p256tls/p256tls/internal/gtable/gentab"
+	"github.com/p256tls/p256tls/internal/gen/gtable/gentab"
 )
 
 // TestGenerated regenerates table.go in memory and compares it byte for byte
