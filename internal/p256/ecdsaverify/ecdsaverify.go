@@ -3,7 +3,7 @@
 // the weights u1 = e·s⁻¹ and u2 = r·s⁻¹ (digest handling as crypto/ecdsa),
 // the multi-scalar chains u1·G + u2·Q with the prefetch of their addends,
 // and the inversion-free final check. Signature parsing and the range of r
-// and s are ecdsaverify/ecdsasig's; the group law, its kernels and the
+// and s are internal/ecdsasig's; the group law, its kernels and the
 // key-table build (point.BuildRuns) are internal/p256/point's.
 //
 // Everything here is variable time and must only see public data: public
