@@ -561,10 +561,24 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 
 	// The leaf.
 	var leaf *node
+	handMade := false
 	switch {
 	case pick(r, 2):
 		leaf = f.leafAnchor
 		sc.note("leaf-is-anchor")
+	case pick(r, 2):
+		// A hand-made struct with an anchor's DER and another RawSubject
+		// (and, for a CA, the leaves' names): crypto/x509 recognises an
+		// anchor by its Raw bytes alone.
+		c := *root.Cert
+		if pick(r, 25) {
+			c = *f.leafAnchor.Cert
+		} else if pick(r, 70) {
+			c.DNSNames = []string{"www.example.com", "*.example.org"}
+		}
+		c.RawSubject = []*node{f.good, f.good2, issuers[len(issuers)-1]}[r.IntN(3)].Cert.RawSubject
+		leaf, handMade = &node{Cert: &c}, true
+		sc.note("leaf-anchor-der-other-subject")
 	case pick(r, 2):
 		// Same subject and key as the anchor: crypto/x509 sees the anchor as
 		// already in the chain when the path loops back to that name.
@@ -590,7 +604,7 @@ func randomScenario(tb testing.TB, r *mrand.Rand, f *fixture) *scenario {
 		certs = append(certs, issuers[i].Cert)
 	}
 	for i := range certs {
-		if certs[i] == f.leafAnchor.Cert {
+		if certs[i] == f.leafAnchor.Cert || i == 0 && handMade {
 			continue
 		}
 		if pick(r, 2) {

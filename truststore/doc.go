@@ -30,13 +30,15 @@
 //     DER of RawTBSCertificate, the signature algorithm and Signature); the
 //     anchor is one of the store's; at most 8 certificates are sent and the
 //     path has at most 8;
-//   - the leaf is not itself an anchor; every issuer name on the path
-//     (RawIssuer, compared byte for byte) matches exactly one candidate
-//     among the anchors and the sent certificates (a sent copy of an anchor
-//     and repeated copies count once; a struct with an anchor's DER but
-//     another key, RawIssuer, RawSubjectPublicKeyInfo or subject alternative
-//     name extension is not a copy); no two certificates of the path or of
-//     the sent set share a subject, so crypto/x509 can build one chain only;
+//   - the leaf is not itself an anchor (its Raw is no anchor's DER, as
+//     crypto/x509's pool decides, whatever its other fields); every issuer
+//     name on the path (RawIssuer, compared byte for byte) matches exactly
+//     one candidate among the anchors and the sent certificates (a sent copy
+//     of an anchor and repeated copies count once; a struct with an
+//     anchor's DER but another key, RawSubject, RawIssuer,
+//     RawSubjectPublicKeyInfo or subject alternative name extension is not a
+//     copy); no two certificates of the path or of the sent set share a
+//     subject, so crypto/x509 can build one chain only;
 //   - the anchor is self-issued or was not sent (crypto/x509 climbs on from
 //     a sent copy of an anchor that is not, and may return two chains);
 //   - no certificate, anchor included, carries name constraints, policy

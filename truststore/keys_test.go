@@ -140,6 +140,14 @@ func TestRuleSentAnchorStruct(t *testing.T) {
 	rk := *f.good.Cert
 	rk.RawSubjectPublicKeyInfo = f.good2.Cert.RawSubjectPublicKeyInfo
 	expect(t, f.store, append(chain, &rk), opts, reasonAmbiguousIssuer, true)
+	// With another RawSubject, the name of the leaf's issuer: crypto/x509
+	// finds the copy under that name among the intermediates and returns
+	// [leaf, copy, A], as the fast path does when it keeps the copy as a
+	// candidate (dropped as a copy of A, the leaf would have no issuer).
+	rs := *f.good.Cert
+	rs.RawSubject = handMadeName(t)
+	rsLeaf := issue(t, leafTemplate("leaf under a hand-made name", "www.example.com"), poolKey(kP256, 21), &node{Cert: &rs, Key: f.good.Key})
+	expect(t, f.store, []*x509.Certificate{rsLeaf.Cert, &rs}, opts, accepted, true)
 	// With a key crypto/x509 refuses, or panics on.
 	for name, k := range badKeys(f.good.Cert.PublicKey.(*ecdsa.PublicKey)) {
 		sc := &scenario{desc: []string{t.Name(), name}, chain: append(chain, withKey(f.good.Cert, k)), opts: opts}

@@ -304,6 +304,7 @@ func (l *loader) finish(op, path string) (*Store, error) {
 	s := &Store{
 		cfg:       l.cfg,
 		bySubject: make(map[string][]*anchor),
+		byRaw:     make(map[string]*anchor),
 		byKey:     make(map[keyID]keyTable),
 		pool:      x509.NewCertPool(),
 		skipped:   l.skipped,
@@ -322,6 +323,7 @@ func (l *loader) finish(op, path string) (*Store, error) {
 		}
 		s.anchors = append(s.anchors, a)
 		s.bySubject[string(c.RawSubject)] = append(s.bySubject[string(c.RawSubject)], a)
+		s.byRaw[string(c.Raw)] = a
 		s.pool.AddCert(c)
 	}
 	buildTables(toTable)

@@ -16,6 +16,7 @@ import (
 func (s *Store) buildPath(chain []*x509.Certificate, pbuf *[maxCerts]*x509.Certificate) ([]*x509.Certificate, *anchor, reason) {
 	leaf := chain[0]
 	if s.anchorCopy(leaf) != nil {
+		// crypto/x509 returns [[leaf]], whatever the struct's other fields.
 		return nil, nil, reasonLeafIsAnchor
 	}
 
@@ -89,28 +90,24 @@ func (s *Store) buildPath(chain []*x509.Certificate, pbuf *[maxCerts]*x509.Certi
 	return path, top, accepted
 }
 
-// anchorCopy returns the anchor byte-identical to c, if any.
+// anchorCopy returns the anchor whose DER is c.Raw, if any: the anchor
+// crypto/x509's CertPool sees in c, whatever c's other fields hold.
 func (s *Store) anchorCopy(c *x509.Certificate) *anchor {
-	for _, a := range s.bySubject[string(c.RawSubject)] {
-		if bytes.Equal(a.cert.Raw, c.Raw) {
-			return a
-		}
-	}
-	return nil
+	return s.byRaw[string(c.Raw)]
 }
 
 // sentAnchor reports whether the sent certificate c is a copy of an anchor
 // that crypto/x509 can never put in a chain other than the anchor's own:
-// byte-identical DER, and the fields by which crypto/x509 climbs from it
-// (RawIssuer), verifies with it (PublicKey, when the anchor's is a key
-// keyIDOf names: ECDSA or RSA) and
-// recognises it as already in the chain (RawSubject, found by anchorCopy,
-// RawSubjectPublicKeyInfo, the subject alternative name extension) equal to
-// the anchor's. A struct that differs in those is an ordinary candidate;
-// one that shares the anchor's name then makes the issuer ambiguous.
+// byte-identical DER (anchorCopy), and the fields by which crypto/x509
+// climbs from it (RawIssuer), verifies with it (PublicKey, when the
+// anchor's is a key keyIDOf names: ECDSA or RSA) and recognises it as
+// already in the chain (RawSubject, RawSubjectPublicKeyInfo, the subject
+// alternative name extension) equal to the anchor's. A struct that differs
+// in those is an ordinary candidate; one that shares the anchor's name then
+// makes the issuer ambiguous.
 func (s *Store) sentAnchor(c *x509.Certificate) bool {
 	a := s.anchorCopy(c)
-	if a == nil {
+	if a == nil || !bytes.Equal(c.RawSubject, a.cert.RawSubject) {
 		return false
 	}
 	if a.idOK {

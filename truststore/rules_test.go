@@ -138,6 +138,32 @@ func TestRuleLeafIsAnchor(t *testing.T) {
 	f := fx(t)
 	chain := []*x509.Certificate{f.leafAnchor.Cert}
 	expect(t, f.store, chain, at("anchor.example.com"), reasonLeafIsAnchor, true)
+	// Hand-made structs with an anchor's DER and another RawSubject:
+	// crypto/x509's pool recognises the leaf by its Raw bytes alone and
+	// returns [[leaf]], where a lookup by subject would find no anchor,
+	// climb to the anchor by RawIssuer and return [leaf, anchor].
+	for _, a := range []struct {
+		n   *node
+		dns string
+	}{{f.leafAnchor, "anchor.example.com"}, {f.good, ""}, {f.sub, ""}} {
+		for _, subject := range [][]byte{f.good2.Cert.RawSubject, handMadeName(t)} {
+			c := *a.n.Cert
+			c.RawSubject = subject
+			expect(t, f.store, []*x509.Certificate{&c}, at(a.dns), reasonLeafIsAnchor, true)
+			expect(t, f.store, []*x509.Certificate{&c, f.good.Cert}, at(a.dns), reasonLeafIsAnchor, true)
+		}
+	}
+}
+
+// handMadeName returns the DER of a name no certificate of the fixture
+// has.
+func handMadeName(t *testing.T) []byte {
+	t.Helper()
+	der, err := asn1.Marshal(pkix.Name{CommonName: "Hand-made subject"}.ToRDNSequence())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return der
 }
 
 func TestRuleSharedSubject(t *testing.T) {

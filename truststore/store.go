@@ -19,6 +19,10 @@ type Store struct {
 	anchors []*anchor
 	// bySubject indexes anchors by their exact RawSubject bytes.
 	bySubject map[string][]*anchor
+	// byRaw indexes anchors by their DER (Raw), by which crypto/x509's
+	// CertPool recognises a certificate it holds; loading skips
+	// duplicates, so one anchor per key.
+	byRaw map[string]*anchor
 	// byKey holds the table of every tabled anchor under its key id, so an
 	// intermediate that shares an anchor's key (a cross-signed CA) reuses
 	// the anchor's table.
