@@ -45,6 +45,7 @@ const (
 	kRSA1024 // crypto/x509 accepts it, the fast path declines it
 	kRSA2056 // an unusual size: declined
 	kRSAE3   // 2048 bits, E = 3: declined
+	kRSA2051 // an odd size: declined (crypto/rsa refuses it in fips140=only mode)
 )
 
 // rsaTestKeys are the RSA keys of testdata/rsa-keys.pem by the name in
@@ -104,6 +105,7 @@ func poolKey(k keyKind, i int) crypto.Signer {
 			kRSA1024: {"rsa1024-0"},
 			kRSA2056: {"rsa2056-0"},
 			kRSAE3:   {"rsa2048e3-0"},
+			kRSA2051: {"rsa2051-0"},
 		} {
 			for _, n := range names {
 				if rk[n] == nil {
@@ -763,10 +765,16 @@ func x509Verify(s *Store, sc *scenario) (chains [][]*x509.Certificate, err error
 // x509.Certificate.Verify on sc: a fast accept must be a crypto/x509 accept
 // with exactly the one chain crypto/x509 returns, and Verify must give
 // crypto/x509's answer with the same set of chains (or errX509Panic where
-// crypto/x509 panics). It reports whether the fast path accepted.
+// crypto/x509 panics). Where the FIPS chain filter applies (always in a
+// Go+BoringCrypto build), crypto/x509's chains are filtered by it first: the
+// filter's own reference is crypto/tls (TestFIPS, TestFIPSOnly,
+// TestBoringFIPSOnly). It reports whether the fast path accepted.
 func compareWithX509(tb testing.TB, s *Store, sc *scenario) (fast bool, why reason) {
 	tb.Helper()
 	xchains, xerr, xpanic := x509Verify(s, sc)
+	if !xpanic && xerr == nil {
+		xchains, xerr = fipsFilter(xchains)
+	}
 	path, why := s.fastPath(sc.chain, &sc.opts, sc.opts.CurrentTime)
 	if why == accepted {
 		if xpanic || xerr != nil {

@@ -20,7 +20,9 @@
 // Store.Verify(chain, opts) answers exactly what
 // chain[0].Verify(x509.VerifyOptions{Roots: the store's anchors,
 // Intermediates: chain[1:], DNSName, KeyUsages, CurrentTime}) answers, after
-// the FIPS 140-3 chain filter of crypto/tls when crypto/fips140 is enabled.
+// crypto/tls's FIPS chain filter when crypto/fips140 is enabled and, in a
+// Go+BoringCrypto build, always (by BoringCrypto's rule, as crypto/tls does
+// when crypto/tls/fipsonly is imported, which cannot be observed).
 // The fast path accepts only chains crypto/x509 would accept, and returns
 // the same single chain crypto/x509 would return; every chain it rejects or
 // does not handle is decided by x509.Certificate.Verify itself. The fast
@@ -60,8 +62,8 @@
 //     intermediates below it respect; the leaf matches DNSName when one is
 //     asked; the extended key usages pass crypto/x509's rule (see checkEKU);
 //     every signature verifies;
-//   - with crypto/fips140 enabled, every key of the path is one crypto/tls
-//     accepts in that mode.
+//   - where the FIPS filter applies, every key of the path is one
+//     crypto/tls's filter accepts.
 //
 // ECDSA signatures are verified with the anchor's table, a hot table, or
 // one-shot verification; RSA signatures with rsa.VerifyPKCS1v15, the call

@@ -4,7 +4,6 @@ import (
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
-	"crypto/fips140"
 	"crypto/x509"
 	"encoding/asn1"
 	"time"
@@ -64,10 +63,10 @@ func checkPath(path []*x509.Certificate, top *anchor, opts *VerifyOptions, now t
 			}
 		}
 	}
-	if fips140.Enabled() && !keyFieldsSet(path) {
+	if fipsRequired() && !keyFieldsSet(path) {
 		return reasonFIPS
 	}
-	if fips140.Enabled() && !fipsChainAllowed(path) {
+	if fipsRequired() && !fipsChainAllowed(path) {
 		return reasonFIPS
 	}
 	if opts.DNSName != "" && path[0].VerifyHostname(opts.DNSName) != nil {

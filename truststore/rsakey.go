@@ -29,8 +29,10 @@ import (
 // third decides the same way every time. GODEBUG x509rsacrt concerns only
 // private keys, and crypto/x509 checks nothing more of an RSA issuer key
 // than that it is an *rsa.PublicKey; x509.ParseCertificate guarantees N > 0
-// and E > 0 for the keys it makes. With crypto/fips140 enabled crypto/tls
-// also requires RSA keys of at least 2048 bits (fipsKeyAllowed).
+// and E > 0 for the keys it makes. crypto/tls's FIPS chain filter also
+// requires RSA keys of at least 2048 bits, or in a Go+BoringCrypto build of
+// exactly 2048, 3072 or 4096 bits (fipsKeyAllowed): a separate rule, which
+// these sizes happen to meet.
 func rsaKeyHandled(pub *rsa.PublicKey) bool {
 	if pub == nil || pub.N == nil || pub.N.Sign() <= 0 || pub.E != 65537 {
 		return false

@@ -2,7 +2,6 @@ package truststore
 
 import (
 	"crypto/ecdsa"
-	"crypto/fips140"
 	"crypto/rsa"
 	"crypto/x509"
 	"errors"
@@ -192,8 +191,10 @@ var errEmptyChain = errors.New("truststore: no certificate to verify")
 // to an anchor of the store. The answer is always the one
 // x509.Certificate.Verify gives with the store's anchors as Roots, chain[1:]
 // as Intermediates and the same options (see the package documentation),
-// filtered as crypto/tls filters chains when crypto/fips140 is enabled;
-// where crypto/x509 panics on a malformed certificate struct, Verify
+// filtered as crypto/tls filters chains when crypto/fips140 is enabled
+// and, in a Go+BoringCrypto build, always, by BoringCrypto's rule (as
+// crypto/tls does when crypto/tls/fipsonly is imported, which cannot be
+// observed; see fipsRequired); where crypto/x509 panics on a malformed certificate struct, Verify
 // returns an error instead. chain and its certificates are only read; a
 // nil certificate after the first is ignored as crypto/x509's pool would
 // not hold it.
@@ -250,13 +251,13 @@ func (s *Store) slowVerify(chain []*x509.Certificate, opts *VerifyOptions, now t
 }
 
 // errNoFIPSChain is returned when every chain crypto/x509 found has a key
-// that crypto/tls refuses in FIPS 140-3 mode.
-var errNoFIPSChain = errors.New("truststore: no FIPS 140-3 compatible certificate chain")
+// that crypto/tls's FIPS chain filter refuses.
+var errNoFIPSChain = errors.New("truststore: no FIPS compatible certificate chain")
 
-// fipsFilter drops the chains that crypto/tls would drop when
-// crypto/fips140 is enabled.
+// fipsFilter drops the chains that crypto/tls drops when its FIPS
+// requirement holds (see fipsRequired).
 func fipsFilter(chains [][]*x509.Certificate) ([][]*x509.Certificate, error) {
-	if !fips140.Enabled() {
+	if !fipsRequired() {
 		return chains, nil
 	}
 	var ok [][]*x509.Certificate
