@@ -9,4 +9,7 @@ require (
 	golang.org/x/sys v0.50.0
 )
 
-require golang.org/x/net v0.62.0
+require (
+	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
+	golang.org/x/net v0.62.0
+)

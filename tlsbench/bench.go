@@ -63,11 +63,18 @@ func (r hsRow) oursOn() string {
 
 func (r hsRow) label() string { return r.side + " " + r.name() }
 
+// profiled says whether the row gets a CPU breakdown: with -breakdown, the
+// rows that measure the side p256tls is on (not the plain client rows,
+// whose client runs the same code in both columns).
+func (r hsRow) profiled(o options) bool { return o.breakdown > 0 && r.side == r.oursOn() }
+
 type hsResult struct {
 	row   hsRow
 	m     *measured
 	notes []string
 	err   error
+	bd    []breakdown // the profiled rounds (-breakdown), stdlib then p256tls
+	bdErr error
 }
 
 // peerCallTimeout bounds one command to the peer.
@@ -84,7 +91,10 @@ func oursAvailable(m material) (ok bool, note string) {
 	return true, sc.note
 }
 
-func measureRow(ctx context.Context, row hsRow, pk *pki, o options, ossl *opensslTool, tmpDir string, step func(round int, v string)) hsResult {
+// measureRow measures one row: its timed rounds, then, when the row is
+// profiled, its -breakdown profiled rounds. file names the row's profiles
+// for -pprof.
+func measureRow(ctx context.Context, row hsRow, pk *pki, o options, ossl *opensslTool, tmpDir, file string, step func(round int, v string)) hsResult {
 	res := hsResult{row: row}
 	mat, err := row.material(pk)
 	if err != nil {
@@ -104,15 +114,19 @@ func measureRow(ctx context.Context, row hsRow, pk *pki, o options, ossl *openss
 			res.notes = append(res.notes, note)
 		}
 	}
-	if row.side == "server" {
-		var notes []string
-		res.m, notes, res.err = measureServerRow(ctx, row, mat, variants, o, ossl, tmpDir, step)
-		res.notes = append(res.notes, notes...)
-	} else {
-		var notes []string
-		res.m, notes, res.err = measureClientRow(ctx, row, mat, variants, o, step)
-		res.notes = append(res.notes, notes...)
+	// After the timed rounds, the row's run again, for the profiled rounds.
+	profiled := func(run profiledRunFunc, m *measured) {
+		if row.profiled(o) && ctx.Err() == nil {
+			res.bd, res.bdErr = profileColumns(ctx, m.variants, o.breakdown, o.duration, run, m, o.pprofDir, file, step)
+		}
 	}
+	var notes []string
+	if row.side == "server" {
+		res.m, notes, res.err = measureServerRow(ctx, row, mat, variants, o, ossl, tmpDir, step, profiled)
+	} else {
+		res.m, notes, res.err = measureClientRow(ctx, row, mat, variants, o, step, profiled)
+	}
+	res.notes = append(res.notes, notes...)
 	if res.err != nil && ctx.Err() != nil {
 		res.err = errors.New("interrupted")
 	}
@@ -139,7 +153,9 @@ func perHandshake(cpu time.Duration, n int64) float64 {
 	return float64(cpu.Nanoseconds()) / 1e3 / float64(n)
 }
 
-func measureServerRow(ctx context.Context, row hsRow, mat material, variants []string, o options, ossl *opensslTool, tmpDir string, step func(int, string)) (*measured, []string, error) {
+// measureServerRow runs the timed rounds of a server row, then calls
+// profiled with the row's run (when the rounds succeeded).
+func measureServerRow(ctx context.Context, row hsRow, mat material, variants []string, o options, ossl *opensslTool, tmpDir string, step func(int, string), profiled func(profiledRunFunc, *measured)) (*measured, []string, error) {
 	certs := map[string]serverCert{}
 	for _, v := range variants {
 		if _, err := variantCertificate(v, mat, certs); err != nil {
@@ -161,7 +177,7 @@ func measureServerRow(ctx context.Context, row hsRow, mat material, variants []s
 	}
 	defer peer.close()
 
-	run := func(ctx context.Context, v string, d time.Duration, warm bool) (sample, error) {
+	run := func(ctx context.Context, v string, d time.Duration, rec *recorder) (sample, error) {
 		var (
 			target  string
 			measure func() (time.Duration, error)
@@ -192,6 +208,10 @@ func measureServerRow(ctx context.Context, row hsRow, mat material, variants []s
 		if t != nil {
 			before = t.snap()
 		}
+		defer rec.stop()
+		if err := rec.start(); err != nil {
+			return sample{}, err
+		}
 		c0, err := measure()
 		if err != nil {
 			return sample{}, err
@@ -206,6 +226,9 @@ func measureServerRow(ctx context.Context, row hsRow, mat material, variants []s
 		if cerr != nil {
 			return sample{}, cerr
 		}
+		if err := rec.stop(); err != nil {
+			return sample{}, err
+		}
 		s := sample{failures: rep.Failures, errs: rep.Errors, group: rep.Group}
 		if t != nil {
 			dc := t.snap().sub(before)
@@ -215,7 +238,8 @@ func measureServerRow(ctx context.Context, row hsRow, mat material, variants []s
 		} else {
 			s.n, s.resumed = rep.OK, rep.Resumed
 		}
-		s.value = perHandshake(c1-c0, s.n)
+		s.cpu = c1 - c0
+		s.value = perHandshake(s.cpu, s.n)
 		s.rate = float64(s.n) / wall.Seconds()
 		return s, nil
 	}
@@ -223,7 +247,10 @@ func measureServerRow(ctx context.Context, row hsRow, mat material, variants []s
 	if row.dynamic {
 		dynamicStats = oursDynamicStats()
 	}
-	m, err := interleave(ctx, variants, o.rounds, o.duration, o.duration/2, run, step)
+	m, err := interleave(ctx, variants, o.rounds, o.duration, o.duration/2, timed(run), step)
+	if err == nil {
+		profiled(run, m)
+	}
 	var notes []string
 	switch sc, ok := certs[vOurs]; {
 	case row.dynamic:
@@ -248,7 +275,9 @@ func dynamicConfig(cfg *tls.Config, std tls.Certificate, ours bool) {
 	}
 }
 
-func measureClientRow(ctx context.Context, row hsRow, mat material, variants []string, o options, step func(int, string)) (*measured, []string, error) {
+// measureClientRow runs the timed rounds of a client row, then calls
+// profiled with the row's run (when the rounds succeeded).
+func measureClientRow(ctx context.Context, row hsRow, mat material, variants []string, o options, step func(int, string), profiled func(profiledRunFunc, *measured)) (*measured, []string, error) {
 	roots, err := mat.rootPool()
 	if err != nil {
 		return nil, nil, err
@@ -287,7 +316,7 @@ func measureClientRow(ctx context.Context, row hsRow, mat material, variants []s
 	}
 	defer peer.close()
 
-	run := func(ctx context.Context, v string, d time.Duration, warm bool) (sample, error) {
+	run := func(ctx context.Context, v string, d time.Duration, rec *recorder) (sample, error) {
 		serverVariant, pool := v, pools[v]
 		if row.trust {
 			serverVariant = vStdlib
@@ -306,6 +335,11 @@ func measureClientRow(ctx context.Context, row hsRow, mat material, variants []s
 		}
 		runtime.GC()
 		before := pool.t.snap()
+		defer rec.stop()
+		if err := rec.start(); err != nil {
+			stop()
+			return sample{}, err
+		}
 		c0, err := cputime.Process()
 		if err != nil {
 			stop()
@@ -315,6 +349,7 @@ func measureClientRow(ctx context.Context, row hsRow, mat material, variants []s
 		pool.run(ctx, rep.Addr, d)
 		wall := time.Since(t0)
 		c1, _ := cputime.Process()
+		perr := rec.stop()
 		dc := pool.t.snap().sub(before)
 		srep, err := stop()
 		if err != nil {
@@ -324,17 +359,31 @@ func measureClientRow(ctx context.Context, row hsRow, mat material, variants []s
 			n: dc.OK, resumed: dc.Resumed, group: pool.t.groupName(),
 			failures: max(dc.Failed, srep.Failures),
 			errs:     append(pool.t.errors(), srep.Errors...),
+			cpu:      c1 - c0,
 			value:    perHandshake(c1-c0, dc.OK),
 			rate:     float64(dc.OK) / wall.Seconds(),
 		}
+		if perr != nil {
+			return s, perr
+		}
 		return s, ctx.Err()
 	}
-	m, err := interleave(ctx, variants, o.rounds, o.duration, o.duration/2, run, step)
+	m, err := interleave(ctx, variants, o.rounds, o.duration, o.duration/2, timed(run), step)
+	if err == nil {
+		profiled(run, m)
+	}
 	var notes []string
 	if storeStats != nil {
 		notes = append(notes, storeStats())
 	}
 	return m, notes, err
+}
+
+// timed is run for the timed rounds and warm-ups: nothing recorded.
+func timed(run profiledRunFunc) runFunc {
+	return func(ctx context.Context, v string, d time.Duration, _ bool) (sample, error) {
+		return run(ctx, v, d, nil)
+	}
 }
 
 // describeRow is the short label the progress indicator shows.

@@ -37,6 +37,8 @@ type options struct {
 	json        bool
 	svg         string
 	openssl     bool
+	breakdown   int // profiled rounds per row after the timed ones; 0: no breakdown
+	pprofDir    string
 
 	failEvery int // tests: the servers refuse every failEvery-th handshake
 }
@@ -63,8 +65,13 @@ a P-256 server leaf, then measures, side by side with ratios:
      intermediate in every handshake), and handshakes per second with N
      concurrent clients;
   3. the same over QUIC (quic-go), over TLS 1.2 (ECDHE-ECDSA), and resumed
-     TLS 1.3 handshakes for contrast.
-The default run takes about a minute and says so before it starts.
+     TLS 1.3 handshakes for contrast;
+  4. where the CPU goes: for each row that measures the side p256tls is on,
+     each column's CPU per handshake split into signing, chain
+     verification, handshake signature verification, key exchange,
+     symmetric ciphers and hashing, crypto/tls itself, the Go runtime,
+     system calls and the network, and other.
+The default run takes about 85 s and says so before it starts.
 
 Method:
   - CPU per side: the other side of every handshake runs in a child process
@@ -95,6 +102,13 @@ Method:
     with RootCAs, or the p256tls trust store), against a standard server.
   - Handshakes per second are wall-clock rates of the whole machine, both
     processes sharing its cores.
+  - Where the CPU goes: after a row's timed rounds, -breakdown more rounds
+    (the timed runs stay unprofiled) with runtime/pprof's CPU profiler on
+    in the measuring process; each sample goes to one category by the
+    functions on its stack (an operation owns what it calls: SHA-256 in
+    ECDSA signing is signing). A category's µs per handshake is its share
+    of the samples times the column's median CPU per handshake, with the
+    binomial standard error of that share, sqrt(p(1-p)/N), scaled alike.
 
 Flags:
 `
@@ -102,7 +116,9 @@ Flags:
 const usageTail = `
 -json writes {"machine": {...}, "settings": {...}, "primitives": [{"name",
 "stdlib_ns", "p256tls_ns", "ratio", ...}], "handshakes": [{"name", "side",
-"stdlib_cpu_us", "p256tls_cpu_us", "ratio", "failures", ...}], "notes": [...]}
+"stdlib_cpu_us", "p256tls_cpu_us", "ratio", "failures", "breakdown":
+[{"variant", "cpu_us", "samples", "categories": [{"category", "us", "share",
+"error_us", "error_share", "samples"}, ...]}, ...], ...}], "notes": [...]}
 to stdout instead of the table (null where a side has no value).
 
 Exit status: 0, or 1 if a handshake failed or a row could not be measured,
@@ -122,6 +138,8 @@ func newFlagSet(o *options, peer *bool, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.only, "only", "", "measure only `primitives|handshakes`")
 	fs.BoolVar(&o.json, "json", false, "write machine-readable results (JSON) to stdout instead of the table")
 	fs.StringVar(&o.svg, "svg", "", "also draw the per-handshake cost by side as an SVG bar chart into `file`")
+	fs.IntVar(&o.breakdown, "breakdown", 2, "profiled `rounds` after the timed ones, for where the CPU goes (0: none)")
+	fs.StringVar(&o.pprofDir, "pprof", "", "also write each profiled run's CPU profile into `dir` (go tool pprof reads them)")
 	fs.BoolVar(&o.openssl, "openssl", false, "add openssl speed ecdsap256 and an openssl s_server column (needs openssl; pins X25519)")
 	fs.BoolVar(peer, "peer", false, "") // hidden: run as the child peer
 	fs.Usage = func() {
@@ -151,6 +169,10 @@ func (o options) validate() error {
 	switch {
 	case o.duration <= 0:
 		return errors.New("-duration must be positive")
+	case o.breakdown < 0:
+		return errors.New("-breakdown must not be negative")
+	case o.pprofDir != "" && o.breakdown == 0:
+		return errors.New("-pprof needs the breakdown's profiled rounds (-breakdown 1 or more)")
 	case o.rounds < 1:
 		return errors.New("-rounds must be at least 1")
 	case o.concurrency < 1:
@@ -224,6 +246,10 @@ func (o options) rows() []hsRow {
 	return rows
 }
 
+// profiledRunOverhead is what a profiled run costs beyond its length: the
+// GC, the server's start, parsing the profile.
+const profiledRunOverhead = 20 * time.Millisecond
+
 // Primitive rows: 10, one of which (the table build) has one variant.
 const (
 	primitiveRows  = 10
@@ -248,6 +274,9 @@ func (o options) estimate() time.Duration {
 			n = 3
 		}
 		t += time.Duration(n)*(o.duration/2+time.Duration(o.rounds)*o.duration) + 250*time.Millisecond
+		if r.profiled(o) {
+			t += time.Duration(2*o.breakdown) * (o.duration + profiledRunOverhead)
+		}
 	}
 	if o.key == "rsa2048" {
 		t += time.Second
@@ -331,12 +360,19 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "tlsbench: certificates:", err)
 			return 1
 		}
-		for _, r := range rows {
+		if o.pprofDir != "" {
+			if err := os.MkdirAll(o.pprofDir, 0o755); err != nil {
+				fmt.Fprintln(stderr, "tlsbench:", err)
+				return 1
+			}
+		}
+		for i, r := range rows {
 			if ctx.Err() != nil {
 				break
 			}
 			label := describeRow(r)
-			hr := measureRow(ctx, r, pk, o, ossl, tmpDir, func(round int, v string) { prog.step(label, round, v) })
+			file := fmt.Sprintf("%02d-%s", i+1, fileName(r.label()))
+			hr := measureRow(ctx, r, pk, o, ossl, tmpDir, file, func(round int, v string) { prog.step(label, round, v) })
 			res.hs = append(res.hs, hr)
 		}
 	}
@@ -405,6 +441,25 @@ func measurePrimitives(ctx context.Context, o options, ossl *opensslTool, prog *
 		}
 	}
 	return out, nil
+}
+
+// fileName turns a row's label into a file name: lower case letters,
+// digits and dashes.
+func fileName(label string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(label) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	return b.String()
 }
 
 func roundDuration(d time.Duration) string {

@@ -11,10 +11,13 @@ import (
 
 // The test binary doubles as tlsbench: the peer re-executes os.Executable
 // (this binary) with -peer, and the orphan test runs it as the whole tool
-// with TLSBENCH_AS_MAIN=1.
+// with TLSBENCH_AS_MAIN=1; TestProfileQuiet runs it as profileChild.
 func TestMain(m *testing.M) {
 	if os.Getenv("TLSBENCH_AS_MAIN") == "1" || (len(os.Args) > 1 && os.Args[1] == peerFlag) {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	if os.Getenv(profileChildEnv) == "1" {
+		os.Exit(profileChild())
 	}
 	os.Exit(m.Run())
 }
@@ -53,7 +56,7 @@ func TestHelp(t *testing.T) {
 	}
 	help := out.String()
 	for _, want := range []string{"Method:", "getrusage", "child process", "interleaved", "-duration", "-rounds",
-		"-concurrency", "-transport", "-tls", "-key", "-resume", "-only", "-json", "-svg", "-openssl", "about a minute"} {
+		"-concurrency", "-transport", "-tls", "-key", "-resume", "-only", "-json", "-svg", "-openssl", "-breakdown", "-pprof", "about 85 s", "where the CPU goes"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("-help does not mention %q", want)
 		}
@@ -73,6 +76,8 @@ func TestFlagValidation(t *testing.T) {
 		{"-rounds", "0"},
 		{"-duration", "0s"},
 		{"-concurrency", "0"},
+		{"-breakdown", "-1"},
+		{"-breakdown", "0", "-pprof", "dir"},
 		{"extra-arg"},
 	}
 	for _, args := range bad {
@@ -123,8 +128,23 @@ func TestScenarios(t *testing.T) {
 			t.Errorf("%q: chain rows %q, want %d", c.args, got, c.chain)
 		}
 	}
-	if est := def.estimate(); est < 40*time.Second || est > 75*time.Second {
-		t.Errorf("default run estimated at %v, want about a minute", est)
+	if est := def.estimate(); est < 70*time.Second || est > 90*time.Second {
+		t.Errorf("default run estimated at %v, want about 85 s", est)
+	}
+	// The breakdown adds no more than 15 s, in 11 rows: those that
+	// measure the side p256tls is on.
+	profiled := 0
+	for _, r := range def.rows() {
+		if r.profiled(def) {
+			profiled++
+			if r.side != r.oursOn() {
+				t.Errorf("%s: profiled, but p256tls is on the %s", r.label(), r.oursOn())
+			}
+		}
+	}
+	off := parseOpts(t, "-breakdown", "0")
+	if added := def.estimate() - off.estimate(); profiled != 11 || added > 15*time.Second || added < 10*time.Second {
+		t.Errorf("the breakdown profiles %d rows and adds %v to the default run", profiled, added)
 	}
 	o := parseOpts(t, "-transport", "quic", "-resume", "-key", "ed25519")
 	ss := o.scenarios()

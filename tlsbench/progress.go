@@ -37,7 +37,10 @@ func (p *progress) step(label string, round int, variant string) {
 	el := time.Since(p.start)
 	pct := min(99, int(100*el/max(p.est, time.Second)))
 	r := "warm-up"
-	if round > 0 {
+	switch {
+	case round == profiledRound:
+		r = "profiled run"
+	case round > 0:
 		r = fmt.Sprintf("round %d", round)
 	}
 	line := fmt.Sprintf("[%2d%% %3.0fs] %s: %s, %s", pct, el.Seconds(), label, r, variant)

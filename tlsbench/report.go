@@ -69,6 +69,9 @@ func (r *results) problems() []string {
 		if h.err != nil && !r.interrupted {
 			out = append(out, fmt.Sprintf("%s: %v", h.row.label(), h.err))
 		}
+		if h.bdErr != nil && !r.interrupted {
+			out = append(out, fmt.Sprintf("%s: breakdown: %v", h.row.label(), h.bdErr))
+		}
 	}
 	return out
 }
@@ -204,6 +207,7 @@ func writeTable(w io.Writer, r *results) {
 				fmt.Fprintf(w, "  %s: error: %v\n", h.row.label(), h.err)
 			}
 		}
+		writeBreakdownTable(w, r)
 	}
 	notes := r.notes()
 	if len(notes) > 0 {
@@ -213,6 +217,76 @@ func writeTable(w io.Writer, r *results) {
 			fmt.Fprintln(w, "  - "+n)
 		}
 	}
+}
+
+// writeBreakdownTable is -breakdown's table: per row, each category's µs
+// per handshake ± its sampling error and share, stdlib beside p256tls.
+// Categories without a sample in either column are left out.
+func writeBreakdownTable(w io.Writer, r *results) {
+	shown := false
+	for _, h := range r.hs {
+		shown = shown || len(h.bd) > 0 || h.bdErr != nil
+	}
+	if !shown {
+		return
+	}
+	tw := newTable(w, "WHERE THE CPU GOES (measured side; ± one standard error of the sampling)\tstdlib: µs, share\tp256tls: µs, share", "", false)
+	for _, h := range r.hs {
+		if len(h.bd) == 0 && h.bdErr == nil {
+			continue
+		}
+		s := summarize(h.m)
+		fmt.Fprintf(tw, "%s\t\t\t\n", describeRow(h.row))
+		cols := []struct {
+			b   *breakdown
+			med stat
+		}{{h.breakdownOf(vStdlib), s.std}, {h.breakdownOf(vOurs), s.ours}}
+		var costs [2][]categoryCost
+		for i, c := range cols {
+			if c.b != nil && c.med.ok() {
+				costs[i] = c.b.costs(c.med.Med)
+			}
+		}
+		for c := range numCategories {
+			line, seen := "  "+c.label(), false
+			for i := range cols {
+				cell := "—"
+				if costs[i] != nil {
+					k := costs[i][c]
+					seen = seen || k.samples > 0
+					cell = fmtCost(k)
+				}
+				line += "\t" + cell
+			}
+			if seen {
+				fmt.Fprintln(tw, line+"\t")
+			}
+		}
+		line := "  = total, the timed rounds' median"
+		for _, c := range cols {
+			line += "\t" + fmt.Sprintf("%5.0f", c.med.Med)
+		}
+		fmt.Fprintln(tw, line+"\t")
+		line = "  profiled rounds: CPU per handshake, samples"
+		for _, c := range cols {
+			cell := "—"
+			if c.b != nil {
+				cell = fmt.Sprintf("%5.0f, %d samples", c.b.cpuUS, c.b.samples)
+			}
+			line += "\t" + cell
+		}
+		fmt.Fprintln(tw, line+"\t")
+		if h.bdErr != nil {
+			fmt.Fprintf(tw, "  error: %v\t\t\t\n", h.bdErr)
+		}
+	}
+	tw.Flush()
+}
+
+// fmtCost is a category's cell: µs ± error, share ± error, in whole
+// units (the sampling error is rarely below 1).
+func fmtCost(k categoryCost) string {
+	return fmt.Sprintf("%5.0f ± %-4.0f %8s", k.us, k.usErr, fmt.Sprintf("%.0f ± %.0f%%", 100*k.share, 100*k.shareErr))
 }
 
 // newTable starts a table of the report after a blank line: a tabwriter on
@@ -365,6 +439,9 @@ func (r *results) notes() []string {
 	if wide {
 		out = append(out, fmt.Sprintf("! the ratio's min–max range is wider than %.0f%% of its median: too wide to trust; rerun with more -rounds or a longer -duration on a quieter machine", 100*wideSpread))
 	}
+	if note := r.breakdownNote(); note != "" {
+		out = append(out, note)
+	}
 	if r.opts.openssl {
 		out = append(out, "openssl s_server column: OpenSSL's server CPU per handshake (from /proc), same chain and key, same Go clients, one line echoed (-rev) after each handshake as with the Go servers")
 	}
@@ -372,6 +449,26 @@ func (r *results) notes() []string {
 		out = append(out, "interrupted: the results are partial")
 	}
 	return out
+}
+
+// breakdownNote says how the breakdown was made, with the sample rate the
+// profiler reached; "" without a breakdown.
+func (r *results) breakdownNote() string {
+	var samples, cpuNs int64
+	for _, h := range r.hs {
+		for _, b := range h.bd {
+			samples += b.samples
+			cpuNs += b.cpuNs
+		}
+	}
+	if samples == 0 || cpuNs <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("where the CPU goes: after the timed rounds of each row that measures the side p256tls is on, %d more rounds with the CPU profiler on (asked %d Hz, got %.0f samples per CPU second); "+
+		"each sample goes to one category by its stack (docs/tlsbench.md); a category's µs = its share of the column's samples × the column's median above, "+
+		"± the binomial standard error sqrt(p(1−p)/N) of that share scaled the same way; the categories add up to the median by construction, "+
+		"and the profiled rounds' own CPU per handshake (getrusage) shows they ran like the timed rounds",
+		r.opts.breakdown, profileRate, float64(samples)/(float64(cpuNs)/1e9))
 }
 
 // JSON output.
@@ -429,6 +526,56 @@ type jsonHS struct {
 	ResumedPercent *float64  `json:"resumed_percent,omitempty"`
 	Note           string    `json:"note,omitempty"`
 	Error          string    `json:"error,omitempty"`
+
+	Breakdown      []jsonBreakdown `json:"breakdown,omitempty"`
+	BreakdownError string          `json:"breakdown_error,omitempty"`
+}
+
+// jsonBreakdown is one column's breakdown.
+type jsonBreakdown struct {
+	Variant         string         `json:"variant"`
+	CPUus           float64        `json:"cpu_us"`          // the timed rounds' median, which the categories add up to
+	ProfiledCPUus   float64        `json:"profiled_cpu_us"` // the profiled run's own (getrusage)
+	Handshakes      int64          `json:"handshakes"`      // in the profiled run
+	Samples         int64          `json:"samples"`
+	ProfileRateHz   int64          `json:"profile_rate_hz"`
+	SampledFraction float64        `json:"sampled_fraction"` // the samples' own time over getrusage's
+	Categories      []jsonCategory `json:"categories"`
+}
+
+type jsonCategory struct {
+	Category   string  `json:"category"`
+	US         float64 `json:"us"`
+	Share      float64 `json:"share"`
+	ErrorUS    float64 `json:"error_us"`
+	ErrorShare float64 `json:"error_share"`
+	Samples    int64   `json:"samples"`
+}
+
+// jsonBreakdowns are h's breakdowns; columns without a median are left out.
+func jsonBreakdowns(h *hsResult) []jsonBreakdown {
+	s := summarize(h.m)
+	var out []jsonBreakdown
+	for _, b := range h.bd {
+		med := s.std
+		if b.variant == vOurs {
+			med = s.ours
+		}
+		if !med.ok() {
+			continue
+		}
+		j := jsonBreakdown{
+			Variant: b.variant, CPUus: med.Med, ProfiledCPUus: b.cpuUS, Handshakes: b.handshakes,
+			Samples: b.samples, ProfileRateHz: b.rateHz, SampledFraction: b.coverage(),
+			Categories: []jsonCategory{},
+		}
+		for _, c := range b.costs(med.Med) {
+			j.Categories = append(j.Categories, jsonCategory{Category: c.cat.id(), US: c.us, Share: c.share,
+				ErrorUS: c.usErr, ErrorShare: c.shareErr, Samples: c.samples})
+		}
+		out = append(out, j)
+	}
+	return out
 }
 
 func ptr(s stat) *float64 {
@@ -526,6 +673,10 @@ func writeJSON(w io.Writer, r *results) error {
 		}
 		if h.err != nil {
 			j.Error = h.err.Error()
+		}
+		j.Breakdown = jsonBreakdowns(&h)
+		if h.bdErr != nil {
+			j.BreakdownError = h.bdErr.Error()
 		}
 		out.Handshakes = append(out.Handshakes, j)
 	}

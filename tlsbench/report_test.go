@@ -1,18 +1,23 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 var (
-	combSigs  = regexp.MustCompile(`(\d+) signatures by the comb signer, (\d+) checks`)
-	storeFast = regexp.MustCompile(`(\d+) chains accepted by the trust store's fast path`)
+	combSigs     = regexp.MustCompile(`(\d+) signatures by the comb signer, (\d+) checks`)
+	storeFast    = regexp.MustCompile(`(\d+) chains accepted by the trust store's fast path`)
+	estimateLine = regexp.MustCompile(`tlsbench: measuring .*; this takes about (\d+) s\.\n`)
 )
 
 // A short run of the default matrix, as CI does it: the JSON follows the
@@ -32,6 +37,16 @@ func TestShortRunJSON(t *testing.T) {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
 	checkSchema(t, doc, primitiveRows, 15)
+	checkBreakdownJSON(t, doc, 11)
+	// The estimate comes first, and the run takes about that long.
+	m := estimateLine.FindStringSubmatch(stderr)
+	if m == nil || !strings.HasPrefix(stderr, m[0]) {
+		t.Fatalf("stderr does not start with the estimate:\n%s", stderr)
+	}
+	est, _ := strconv.Atoi(m[1])
+	if el := doc["settings"].(map[string]any)["elapsed_s"].(float64); el > 1.25*float64(est)+5 || el < 0.6*float64(est) {
+		t.Errorf("the run took %.0f s, estimated %d s", el, est)
+	}
 	chainRowsSeen := 0
 	for _, h := range doc["handshakes"].([]any) {
 		h := h.(map[string]any)
@@ -130,6 +145,74 @@ func checkSchema(t *testing.T, doc map[string]any, nPrims, nHS int) {
 	}
 }
 
+// checkBreakdownJSON checks the breakdowns: the rows that measure the
+// side p256tls is on (want of them) have one per column, each with every
+// category in order, shares adding up to 1 and µs to the column's value;
+// the other rows have none.
+func checkBreakdownJSON(t *testing.T, doc map[string]any, want int) {
+	t.Helper()
+	rows := 0
+	for _, h := range doc["handshakes"].([]any) {
+		h := h.(map[string]any)
+		name := fmt.Sprint(h["side"], " ", h["name"])
+		bds, _ := h["breakdown"].([]any)
+		if h["side"] != h["p256tls_on"] {
+			if bds != nil {
+				t.Errorf("%s: a breakdown on a row that measures the other side", name)
+			}
+			continue
+		}
+		rows++
+		if e, ok := h["breakdown_error"]; ok {
+			t.Errorf("%s: breakdown_error %v", name, e)
+		}
+		if len(bds) != 2 {
+			t.Errorf("%s: %d breakdowns, want 2", name, len(bds))
+			continue
+		}
+		for i, b := range bds {
+			b := b.(map[string]any)
+			v := []string{vStdlib, vOurs}[i]
+			if b["variant"] != v || b["cpu_us"] != h[v+"_cpu_us"] {
+				t.Errorf("%s: breakdown %d is %v at %v µs, want %s at %v", name, i, b["variant"], b["cpu_us"], v, h[v+"_cpu_us"])
+			}
+			for _, k := range []string{"profiled_cpu_us", "handshakes", "samples", "sampled_fraction"} {
+				if f, ok := b[k].(float64); !ok || f <= 0 {
+					t.Errorf("%s %s: %s = %v", name, v, k, b[k])
+				}
+			}
+			if b["profile_rate_hz"] != float64(profileRate) {
+				t.Errorf("%s %s: profile_rate_hz %v", name, v, b["profile_rate_hz"])
+			}
+			cats := b["categories"].([]any)
+			if len(cats) != int(numCategories) {
+				t.Fatalf("%s %s: %d categories", name, v, len(cats))
+			}
+			share, us, samples := 0.0, 0.0, 0.0
+			for j, c := range cats {
+				c := c.(map[string]any)
+				if c["category"] != category(j).id() {
+					t.Errorf("%s %s: category %d is %v, want %s", name, v, j, c["category"], category(j).id())
+				}
+				for _, k := range []string{"us", "share", "error_us", "error_share", "samples"} {
+					if f, ok := c[k].(float64); !ok || f < 0 {
+						t.Errorf("%s %s %v: %s = %v", name, v, c["category"], k, c[k])
+					}
+				}
+				share += c["share"].(float64)
+				us += c["us"].(float64)
+				samples += c["samples"].(float64)
+			}
+			if math.Abs(share-1) > 1e-9 || math.Abs(us-b["cpu_us"].(float64)) > 1e-6 || samples != b["samples"] {
+				t.Errorf("%s %s: shares add up to %v, µs to %v (want %v), samples to %v (want %v)", name, v, share, us, b["cpu_us"], samples, b["samples"])
+			}
+		}
+	}
+	if rows != want {
+		t.Errorf("%d rows measure the side p256tls is on, want %d", rows, want)
+	}
+}
+
 func checkSVG(t *testing.T, b []byte, wantGroups int) {
 	t.Helper()
 	var root struct {
@@ -218,5 +301,51 @@ func TestPrimitivesOnly(t *testing.T) {
 	}
 	if !strings.Contains(string(b), "ns, lower is better") {
 		t.Error("SVG of primitives does not say its unit")
+	}
+}
+
+// The breakdown in the JSON and the table, from results made up to hold
+// one in each row that measures the side p256tls is on.
+func TestBreakdownReport(t *testing.T) {
+	o := parseOpts(t)
+	r := fakeResults(t, o, o.rows(), 612, 0.97)
+	var out bytes.Buffer
+	if err := writeJSON(&out, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	checkSchema(t, doc, 0, 15)
+	checkBreakdownJSON(t, doc, 11)
+
+	out.Reset()
+	writeTable(&out, r)
+	table := out.String()
+	_, bd, ok := strings.Cut(table, "WHERE THE CPU GOES")
+	if !ok || !strings.Contains(table, "HANDSHAKES") || strings.Index(table, "HANDSHAKES") > strings.Index(table, "WHERE THE CPU GOES") {
+		t.Fatalf("no breakdown under the HANDSHAKES table:\n%s", table)
+	}
+	bd, _, _ = strings.Cut(bd, "Notes:")
+	// Each profiled row: its name, every category (each has samples here),
+	// the median and the profiled rounds.
+	h := r.hs[0]
+	b := h.breakdownOf(vOurs)
+	k := b.costs(summarize(h.m).ours.Med)[catKex]
+	for _, want := range []string{describeRow(h.row), "  key exchange", "  other", "= total, the timed rounds' median", "profiled rounds: CPU per handshake, samples",
+		fmtCost(k), fmt.Sprintf("%d samples", b.samples)} {
+		if !strings.Contains(bd, want) {
+			t.Errorf("the breakdown table lacks %q:\n%s", want, bd)
+		}
+	}
+	if got := strings.Count(bd, "  = total"); got != 11 {
+		t.Errorf("%d rows in the breakdown table, want 11", got)
+	}
+	if !strings.Contains(table, "where the CPU goes: after the timed rounds") {
+		t.Error("no note on the breakdown's method")
+	}
+	if got := fmtCost(categoryCost{us: 41.4, usErr: 9.2, share: 0.0676, shareErr: 0.0151}); got != "   41 ± 9      7 ± 2%" {
+		t.Errorf("fmtCost = %q", got)
 	}
 }

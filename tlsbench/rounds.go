@@ -26,9 +26,10 @@ const wideSpread = 0.20
 
 // sample is one run of one variant.
 type sample struct {
-	value    float64 // ns per op (primitives) or CPU µs per handshake; NaN if nothing completed
-	rate     float64 // handshakes per second of wall time (handshakes only)
-	n        int64   // ops or handshakes completed
+	value    float64       // ns per op (primitives) or CPU µs per handshake; NaN if nothing completed
+	cpu      time.Duration // CPU time of the run (handshakes only)
+	rate     float64       // handshakes per second of wall time (handshakes only)
+	n        int64         // ops or handshakes completed
 	failures int64
 	resumed  int64
 	group    string // negotiated key exchange (handshakes only)
@@ -46,6 +47,10 @@ type measured struct {
 	n        int64 // completed in the measured rounds
 }
 
+// profiledRound is the round number step gets for a profiled run
+// (-breakdown), after the timed rounds.
+const profiledRound = -1
+
 // runFunc runs one variant for d. warm marks warm-up runs (discarded).
 type runFunc func(ctx context.Context, variant string, d time.Duration, warm bool) (sample, error)
 
@@ -53,17 +58,7 @@ type runFunc func(ctx context.Context, variant string, d time.Duration, warm boo
 // run, for the progress indicator (round 0 is the warm-up).
 func interleave(ctx context.Context, variants []string, rounds int, d, warmD time.Duration, run runFunc, step func(round int, variant string)) (*measured, error) {
 	m := &measured{variants: variants}
-	add := func(s sample) {
-		m.failures += s.failures
-		for _, e := range s.errs {
-			if !slices.Contains(m.errs, e) && len(m.errs) < maxErrs {
-				m.errs = append(m.errs, e)
-			}
-		}
-		if s.group != "" {
-			m.group = s.group
-		}
-	}
+	add := m.add
 	for _, v := range variants {
 		if err := ctx.Err(); err != nil {
 			return m, err
@@ -94,6 +89,20 @@ func interleave(ctx context.Context, variants []string, rounds int, d, warmD tim
 		m.rounds = append(m.rounds, row)
 	}
 	return m, nil
+}
+
+// add counts a run's failures and errors in m (every run's: warm-ups,
+// rounds, profiled runs).
+func (m *measured) add(s sample) {
+	m.failures += s.failures
+	for _, e := range s.errs {
+		if !slices.Contains(m.errs, e) && len(m.errs) < maxErrs {
+			m.errs = append(m.errs, e)
+		}
+	}
+	if s.group != "" {
+		m.group = s.group
+	}
 }
 
 func (m *measured) index(v string) int { return slices.Index(m.variants, v) }
