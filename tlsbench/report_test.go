@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -344,6 +345,15 @@ func TestBreakdownReport(t *testing.T) {
 	}
 	if !strings.Contains(table, "where the CPU goes: after the timed rounds") {
 		t.Error("no note on the breakdown's method")
+	}
+	// A row whose profiled rounds failed says so, and the run fails.
+	r.hs[0].bdErr = errors.New("profiled rounds broke")
+	if p := r.problems(); !strings.Contains(strings.Join(p, "\n"), describeRow(r.hs[0].row)[len("server, "):]+": breakdown: profiled rounds broke") {
+		t.Errorf("problems %q", p)
+	}
+	out.Reset()
+	if err := writeJSON(&out, r); err != nil || !strings.Contains(out.String(), `"breakdown_error": "profiled rounds broke"`) {
+		t.Errorf("the JSON does not carry the breakdown's error (%v)", err)
 	}
 	if got := fmtCost(categoryCost{us: 41.4, usErr: 9.2, share: 0.0676, shareErr: 0.0151}); got != "   41 ± 9      7 ± 2%" {
 		t.Errorf("fmtCost = %q", got)
