@@ -322,9 +322,9 @@ func profileColumns(ctx context.Context, variants []string, rounds int, d time.D
 		b := &out[i]
 		switch {
 		case b.handshakes == 0:
-			return nil, fmt.Errorf("%s: no handshake completed in the profiled runs", b.variant)
+			return nil, fmt.Errorf("%s: no handshake completed in the profiled rounds", b.variant)
 		case b.samples == 0:
-			return nil, fmt.Errorf("%s: no CPU sample in the profiled runs", b.variant)
+			return nil, fmt.Errorf("%s: no CPU sample in the profiled rounds (too short for this machine's load: raise -breakdown)", b.variant)
 		}
 		b.cpuUS = float64(b.cpuNs) / 1e3 / float64(b.handshakes)
 		if dir != "" {

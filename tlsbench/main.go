@@ -396,6 +396,9 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) int {
 	} else {
 		writeTable(stdout, res)
 	}
+	for _, w := range res.warnings() {
+		fmt.Fprintln(stderr, "tlsbench: warning:", w)
+	}
 	problems := res.problems()
 	for _, p := range problems {
 		fmt.Fprintln(stderr, "tlsbench: FAILED:", p)

@@ -69,8 +69,19 @@ func (r *results) problems() []string {
 		if h.err != nil && !r.interrupted {
 			out = append(out, fmt.Sprintf("%s: %v", h.row.label(), h.err))
 		}
+	}
+	return out
+}
+
+// warnings are what went wrong without spoiling a measurement: a
+// breakdown that could not be made (say, a profiled round too short to
+// get a sample on a loaded machine). They are in the notes and on stderr;
+// the exit status stays 0.
+func (r *results) warnings() []string {
+	var out []string
+	for _, h := range r.hs {
 		if h.bdErr != nil && !r.interrupted {
-			out = append(out, fmt.Sprintf("%s: breakdown: %v", h.row.label(), h.bdErr))
+			out = append(out, fmt.Sprintf("%s: no breakdown: %v", h.row.label(), h.bdErr))
 		}
 	}
 	return out
@@ -277,7 +288,7 @@ func writeBreakdownTable(w io.Writer, r *results) {
 		}
 		fmt.Fprintln(tw, line+"\t")
 		if h.bdErr != nil {
-			fmt.Fprintf(tw, "  error: %v\t\t\t\n", h.bdErr)
+			fmt.Fprintf(tw, "  not made: %v\t\t\t\n", h.bdErr)
 		}
 	}
 	tw.Flush()
@@ -442,6 +453,7 @@ func (r *results) notes() []string {
 	if note := r.breakdownNote(); note != "" {
 		out = append(out, note)
 	}
+	out = append(out, r.warnings()...)
 	if r.opts.openssl {
 		out = append(out, "openssl s_server column: OpenSSL's server CPU per handshake (from /proc), same chain and key, same Go clients, one line echoed (-rev) after each handshake as with the Go servers")
 	}

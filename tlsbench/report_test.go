@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -164,7 +165,13 @@ func checkBreakdownJSON(t *testing.T, doc map[string]any, want int) {
 			continue
 		}
 		rows++
-		if e, ok := h["breakdown_error"]; ok {
+		if e, ok := h["breakdown_error"].(string); ok {
+			// A column can get no sample at all in a short run on a
+			// loaded machine; anything else is wrong.
+			if strings.Contains(e, "no CPU sample") && bds == nil {
+				t.Logf("%s: %s", name, e)
+				continue
+			}
 			t.Errorf("%s: breakdown_error %v", name, e)
 		}
 		if len(bds) != 2 {
@@ -346,10 +353,13 @@ func TestBreakdownReport(t *testing.T) {
 	if !strings.Contains(table, "where the CPU goes: after the timed rounds") {
 		t.Error("no note on the breakdown's method")
 	}
-	// A row whose profiled rounds failed says so, and the run fails.
+	// A row whose profiled rounds failed says so, in the JSON and the
+	// notes, without failing the run.
+	problems := len(r.problems())
 	r.hs[0].bdErr = errors.New("profiled rounds broke")
-	if p := r.problems(); !strings.Contains(strings.Join(p, "\n"), describeRow(r.hs[0].row)[len("server, "):]+": breakdown: profiled rounds broke") {
-		t.Errorf("problems %q", p)
+	want := r.hs[0].row.label() + ": no breakdown: profiled rounds broke"
+	if w := r.warnings(); len(w) != 1 || w[0] != want || !slices.Contains(r.notes(), want) || len(r.problems()) != problems {
+		t.Errorf("warnings %q, notes %q, %d problems", w, r.notes(), len(r.problems()))
 	}
 	out.Reset()
 	if err := writeJSON(&out, r); err != nil || !strings.Contains(out.String(), `"breakdown_error": "profiled rounds broke"`) {
