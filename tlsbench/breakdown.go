@@ -66,6 +66,8 @@ const (
 	// root, and the first frame matching an innermost rule decides; a
 	// neutral frame matches but decides nothing (the walk goes on).
 	innermost
+	// neutral: an innermost-pass rule for frames that say nothing of
+	// who did the work (goroutine roots, memmove and its kin).
 	neutral
 )
 

@@ -230,7 +230,7 @@ func (o options) rows() []hsRow {
 			hsRow{s: s, side: "server", openssl: o.openssl && s.Transport == "tcp"})
 		if i == 0 {
 			// The first scenario also with the certificate from a
-			// GetCertificate (one row: the run stays about a minute).
+			// GetCertificate (one row, to keep the run short).
 			rows = append(rows, hsRow{s: s, side: "server", dynamic: true})
 		}
 		rows = append(rows,

@@ -145,6 +145,14 @@ func TestSVGLayout(t *testing.T) {
 		r.prims = append(r.prims, primResult{p: p, m: m})
 	}
 	checkLayout(t, layoutSVG(r))
+	// A name wider than every other line: the chart grows to hold it.
+	long := primitive{name: strings.Repeat("verify a chain of Ws, WWW ", 8), std: func() error { return nil }, ours: func() error { return nil }}
+	r.prims = append(r.prims, primResult{p: long, m: &measured{variants: long.variants(), rounds: [][]sample{{{value: 7}, {value: 5}}}}})
+	chart := layoutSVG(r)
+	checkLayout(t, chart)
+	if w := 2*svgMargin + textWidth(long.name, svgFontSize, true); chart.width < w {
+		t.Errorf("chart %v wide, the name needs %v", chart.width, w)
+	}
 }
 
 func TestTextWidth(t *testing.T) {
