@@ -92,9 +92,19 @@ var (
 // VerifyPeerCertificate runs, on full handshakes, with the chains the store
 // verified without a host name (that callback cannot see the name; the
 // hostname is checked by VerifyConnection, which runs after it and on every
-// handshake). RootCAs is ignored. The application's own
-// ConnectionState().VerifiedChains stays empty, as with any
-// InsecureSkipVerify configuration.
+// handshake). The application's own ConnectionState().VerifiedChains stays
+// empty, as with any InsecureSkipVerify configuration.
+//
+// Encrypted Client Hello: when the server rejects ECH, crypto/tls calls
+// neither VerifyConnection nor VerifyPeerCertificate; it verifies the
+// certificate of the ECH public name against RootCAs, whatever
+// InsecureSkipVerify says, before it returns the server's retry configs in
+// an ECHRejectionError. RootCAs is therefore replaced by the store's
+// anchors (crypto/tls reads it nowhere else here), so the store decides
+// that certificate too, and a Config hooked with a nil store refuses it. A
+// caller's EncryptedClientHelloRejectionVerify is kept and decides instead
+// (crypto/tls then verifies no certificate; in Go 1.26 the callback sees
+// no PeerCertificates).
 func HookClientConfig(cfg *tls.Config, store *truststore.Store) *tls.Config {
 	c := hookClientCertificates(cfg)
 	if store == nil {
@@ -123,11 +133,13 @@ func hookClientCertificates(cfg *tls.Config) *tls.Config {
 }
 
 // refuseClient makes c, a private clone, fail every handshake with err
-// before any caller callback runs.
+// before any caller callback runs, an ECH rejection's included.
 func refuseClient(c *tls.Config, err error) *tls.Config {
 	c.InsecureSkipVerify = true
 	c.VerifyPeerCertificate = nil
-	c.VerifyConnection = func(tls.ConnectionState) error { return err }
+	refuse := func(tls.ConnectionState) error { return err }
+	c.VerifyConnection = refuse
+	c.EncryptedClientHelloRejectionVerify = refuse
 	return c
 }
 
@@ -136,6 +148,17 @@ func refuseClient(c *tls.Config, err error) *tls.Config {
 // connection); without, against ConnectionState.ServerName.
 func hookClient(c *tls.Config, s *truststore.Store, bound bool) *tls.Config {
 	c.InsecureSkipVerify = true
+	// When a server rejects ECH, crypto/tls calls neither
+	// VerifyPeerCertificate nor VerifyConnection: it verifies the public
+	// name's certificate against RootCAs (the system roots when nil),
+	// whatever InsecureSkipVerify says, before it returns the retry configs
+	// (unless the caller's EncryptedClientHelloRejectionVerify decides). The
+	// store's anchors decide there too. RootCAs is read nowhere else under
+	// InsecureSkipVerify, so a bound Config (one connection, its ECH list
+	// known now) gets the pool, a copy made per call, only when it uses ECH.
+	if !bound || c.EncryptedClientHelloConfigList != nil {
+		c.RootCAs = s.CertPool()
+	}
 	userVPC, userVC, timeFn := c.VerifyPeerCertificate, c.VerifyConnection, c.Time
 	// Unbound, nothing of c.ServerName is kept: a Clone shares the
 	// callbacks but not the name.

@@ -23,8 +23,10 @@ import (
 // verified for the bound name. Client certificates (cfg.Certificates,
 // GetClientCertificate) sign through the provider as with
 // HookClientConfig. A nil store fails the handshake with ErrNilStore;
-// nothing panics. RootCAs and InsecureSkipVerify are ignored. Use Client
-// (or Dialer) to connect to an IP address.
+// nothing panics. RootCAs and InsecureSkipVerify are ignored; a server's
+// rejection of Encrypted Client Hello is verified with the store's anchors,
+// as HookClientConfig describes. Use Client (or Dialer) to connect to an IP
+// address.
 func Client(conn net.Conn, cfg *tls.Config, store *truststore.Store) *tls.Conn {
 	c, _ := bindClient(hookClientCertificates(cfg), store)
 	return tls.Client(conn, c)
