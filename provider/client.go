@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"net"
 	"time"
 
 	"github.com/p256tls/p256tls/truststore"
@@ -38,8 +39,8 @@ import (
 var (
 	// ErrNoServerName is the handshake error of a hooked client Config
 	// whose connection has no server name VerifyConnection can see: the
-	// Config's ServerName was empty or an IP address. Test for it with
-	// errors.Is.
+	// Config's ServerName was empty or an IP address (trailing dots or
+	// not). Test for it with errors.Is.
 	ErrNoServerName = errors.New("provider: no server name to verify the server certificate against " +
 		"(crypto/tls does not report an empty or IP-address ServerName to VerifyConnection); " +
 		"connect with provider.Client or provider.Dialer, which bind the name to the connection, or use a DNS name")
@@ -80,7 +81,9 @@ var (
 // "fe80::1%eth0"), and the name at hooking time proves nothing about a
 // clone's, so such a handshake fails with ErrNoServerName (test it with
 // errors.Is); the hook never checks a name it was not given for the
-// connection. To connect to an IP address, use Client (over a connection
+// connection. So does an IP address with trailing dots ("127.0.0.1."),
+// which crypto/tls reports without them but verifies, with them, against
+// DNS SANs. To connect to an IP address, use Client (over a connection
 // you dialed) or Dialer, which hook each connection with its own name;
 // QUIC clients must use a DNS name. One spelling differs from crypto/tls:
 // for a name that ends in two or more dots, which crypto/x509 matches only
@@ -196,11 +199,20 @@ func clientVerifier(s *truststore.Store, boundName string, userVC func(tls.Conne
 		if len(cs.PeerCertificates) == 0 {
 			return errNoPeerCert
 		}
-		// The bound name as crypto/tls verifies it: c.ServerName as set,
-		// not the SNI form in cs.ServerName.
 		name := cs.ServerName
-		if boundName != "" {
+		switch {
+		case boundName != "":
+			// The bound name as crypto/tls verifies it: c.ServerName as
+			// set, not the SNI form in cs.ServerName.
 			name = boundName
+		case !cs.ECHAccepted && net.ParseIP(name) != nil:
+			// cs.ServerName is the SNI form, which is never an address
+			// (crypto/tls sends none) unless ServerName was one with
+			// trailing dots: "127.0.0.1." is sent as "127.0.0.1" and
+			// verified, by crypto/tls, against DNS SANs. Which one the
+			// Config had is out of reach. (With ECH accepted, cs.ServerName
+			// is ServerName as set, and verified as such.)
+			return ErrNoServerName
 		}
 		if name == "" {
 			return ErrNoServerName

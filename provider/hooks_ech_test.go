@@ -180,6 +180,11 @@ func TestECHRejectionThroughStore(t *testing.T) {
 			if err != nil {
 				t.Errorf("ECH accepted: %v", err)
 			}
+			// With ECH accepted crypto/tls reports the Config's ServerName as
+			// it is, an IP address included, and verifies the server for it.
+			if err := client(accepting, p.echClient("127.0.0.1")); err != nil {
+				t.Errorf("ECH accepted, an IP address: %v", err)
+			}
 		})
 	}
 }
