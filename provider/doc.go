@@ -76,7 +76,8 @@
 //   - Cache.Certificate: convert one tls.Certificate (what the wrappers do
 //     per call), for code that holds certificates rather than callbacks.
 //   - Cache.Sweep: free the tables of keys whose certificates have all
-//     expired now, rather than when the next key arrives.
+//     expired and that are no longer used, now rather than when the next
+//     key arrives.
 //   - Cache.Stats, CacheStats: what the cache did (hits, builds,
 //     evictions, expired keys, fallbacks), for monitoring.
 //

@@ -30,8 +30,9 @@ const defaultCacheSize = 512
 // that one is used only if its private scalar is equal (compared in
 // constant time); otherwise it is returned unchanged and counted as a
 // fallback. The cache holds at most its size in keys, least recently used
-// first out, and an entry whose certificates have all expired is dropped
-// when the next key is added (or by Sweep).
+// first out, and a key whose certificates have all expired is dropped when
+// a key is added (or by Sweep) if it has not been used since the previous
+// such pass: a key still served with expired certificates keeps its table.
 //
 // A Cache is safe for concurrent use. The zero Cache is not usable; make
 // one with NewCache, or use DefaultCache.
@@ -58,7 +59,8 @@ type CacheStats struct {
 	// Evictions counts entries dropped because the cache was full.
 	Evictions uint64 `json:"evictions"`
 	// Expired counts entries dropped because all their certificates had
-	// expired.
+	// expired and they had not been used since the previous pass (see
+	// Sweep).
 	Expired uint64 `json:"expired"`
 	// Fallbacks counts certificates returned unchanged: keys other than
 	// P-256 (whose signatures are then made by their standard signer and
@@ -95,6 +97,9 @@ type entry struct {
 	leaves   [maxLeaves][]byte // leaf certificates checked against the key
 	nLeaves  int
 	notAfter time.Time // the latest NotAfter among leaves
+	// used: the entry has handed out its signer (or was built) since the
+	// last expiry pass; such an entry is kept by the pass, expired or not.
+	used bool
 }
 
 var defaultCache = NewCache(defaultCacheSize)
@@ -275,7 +280,7 @@ func (c *Cache) lookup(ctx context.Context, cert *tls.Certificate) *key {
 
 	// Not in the cache: add an entry under construction, build outside the
 	// lock, and publish.
-	e = &entry{pub: string(pubBuf[:]), done: make(chan struct{}), d: d}
+	e = &entry{pub: string(pubBuf[:]), done: make(chan struct{}), d: d, used: true}
 	c.entries[e.pub] = e
 	c.pushFront(e)
 	c.mu.Unlock()
@@ -332,25 +337,34 @@ func waitDone(ctx context.Context, done chan struct{}) bool {
 	}
 }
 
-// Sweep drops the entries whose certificates have all expired (which
-// happens anyway each time a key is added) and returns how many it dropped.
+// Sweep drops the keys whose certificates have all expired and that have
+// not been used since the previous pass (a pass is a Sweep or the addition
+// of a key, which makes one anyway), and returns how many it dropped. A key
+// still being served with expired certificates stays.
 func (c *Cache) Sweep() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.dropExpiredLocked(nil)
 }
 
-// dropExpiredLocked drops built entries, other than keep, whose every leaf
-// has expired.
+// dropExpiredLocked is an expiry pass: it drops the built entries, other
+// than keep, whose every leaf has expired and that have not been used
+// since the last pass, and starts a new period of use for the others.
+// Dropping an expired entry in use would rebuild its table at its next
+// handshake, and an expired key may well be in use: internal services
+// serve expired certificates to clients that skip verification.
 func (c *Cache) dropExpiredLocked(keep *entry) int {
 	now := c.now()
 	n := 0
 	for e := c.head.next; e != &c.head; {
 		next := e.next
-		if e != keep && e.k != nil && now.After(e.notAfter) {
-			c.unlink(e)
-			c.expired.Add(1)
-			n++
+		if e != keep && e.k != nil {
+			if !e.used && now.After(e.notAfter) {
+				c.unlink(e)
+				c.expired.Add(1)
+				n++
+			}
+			e.used = false
 		}
 		e = next
 	}
@@ -389,7 +403,9 @@ func (c *Cache) pushFront(e *entry) {
 	c.head.next = e
 }
 
+// touch marks e used and the most recently used.
 func (c *Cache) touch(e *entry) {
+	e.used = true
 	if c.head.next == e {
 		return
 	}

@@ -281,7 +281,7 @@ func TestCacheRenewalSameKey(t *testing.T) {
 }
 
 // TestCacheExpiry: entries whose certificates have all expired leave when
-// a key is added, or on Sweep.
+// a key is added, or on Sweep, once unused since the previous such pass.
 func TestCacheExpiry(t *testing.T) {
 	c := NewCache(8)
 	now := time.Now()
@@ -295,8 +295,13 @@ func TestCacheExpiry(t *testing.T) {
 	wantCacheStats(t, c, CacheStats{Builds: 2, Entries: 2})
 	// a gets a renewed leaf (same key) valid 24 h from now's issue time.
 	now = now.Add(2 * time.Hour) // a's and b's first leaves have expired
-	if n := c.Sweep(); n != 2 {
-		t.Fatalf("Sweep dropped %d, want 2", n)
+	// a has not been used since the pass b's build made: it leaves; b (its
+	// build was a use) leaves at the next pass.
+	if n := c.Sweep(); n != 1 || !c.holds(b.PrivateKey.(crypto.Signer).Public()) {
+		t.Fatalf("Sweep dropped %d, want 1, a", n)
+	}
+	if n := c.Sweep(); n != 1 {
+		t.Fatalf("Sweep dropped %d, want 1, b", n)
 	}
 	wantCacheStats(t, c, CacheStats{Builds: 2, Expired: 2})
 
@@ -307,13 +312,70 @@ func TestCacheExpiry(t *testing.T) {
 	renewed.Leaf.NotAfter = now.Add(72 * time.Hour) // as if issued later
 	c.Certificate(ctx, &renewed)
 	c.Certificate(ctx, &a)
+	if n := c.Sweep(); n != 0 { // nothing has expired; a is no longer in use since
+		t.Fatalf("Sweep dropped %d, want 0", n)
+	}
 	now = now.Add(48 * time.Hour)
 	c.Certificate(ctx, &b) // drops nothing: a's renewed leaf is valid
 	wantCacheStats(t, c, CacheStats{Builds: 4, Hits: 1, Expired: 2, Entries: 2})
 	now = now.Add(48 * time.Hour)
 	x := ca(t).issue(t, newKey(t, "P-256"), "x.test")
-	c.Certificate(ctx, &x) // drops a and b, keeps x although expired too
-	wantCacheStats(t, c, CacheStats{Builds: 5, Hits: 1, Expired: 4, Entries: 1})
+	c.Certificate(ctx, &x) // drops a; keeps b (built since the last pass) and x, expired too
+	wantCacheStats(t, c, CacheStats{Builds: 5, Hits: 1, Expired: 3, Entries: 2})
+	y := ca(t).issue(t, newKey(t, "P-256"), "y.test")
+	c.Certificate(ctx, &y) // drops b
+	wantCacheStats(t, c, CacheStats{Builds: 6, Hits: 1, Expired: 4, Entries: 2})
+}
+
+// TestCacheExpiredInService: a key whose certificates have all expired but
+// that is still being served (an internal service whose clients skip
+// verification) keeps its table: a wrapped callback alternating two such
+// certificates builds two tables, not one per call, and such a key survives
+// any number of passes made by new keys. Once it has not been used since a
+// pass, the next pass drops it.
+func TestCacheExpiredInService(t *testing.T) {
+	c := NewCache(8)
+	c.now = func() time.Time { return time.Now().Add(48 * time.Hour) } // every test leaf has expired
+	certs := [2]tls.Certificate{ca(t).issue(t, newKey(t, "P-256"), "a.test"), ca(t).issue(t, newKey(t, "P-256"), "b.test")}
+	calls := 0
+	get := c.WrapGetCertificate(func(*tls.ClientHelloInfo) (*tls.Certificate, error) {
+		cert := certs[calls%2]
+		calls++
+		return &cert, nil
+	})
+	for range 100 {
+		if _, err := get(&tls.ClientHelloInfo{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantCacheStats(t, c, CacheStats{Builds: 2, Hits: 98, Entries: 2})
+
+	// a stays in service while new keys come in; b is no longer served.
+	ctx := context.Background()
+	a, b := certs[0].PrivateKey.(crypto.Signer).Public(), certs[1].PrivateKey.(crypto.Signer).Public()
+	for i := range 4 {
+		n := ca(t).issue(t, newKey(t, "P-256"), "new.test")
+		c.Certificate(ctx, &n)
+		c.Certificate(ctx, &certs[0])
+		if !c.holds(a) {
+			t.Fatalf("pass %d dropped a key in service", i)
+		}
+		if c.holds(b) != (i == 0) {
+			t.Fatalf("after pass %d, holds(b) = %v: b must leave at the first pass that finds it unused", i, c.holds(b))
+		}
+	}
+	// Each new key has expired too and is used only at its build: it
+	// survives the next pass and leaves at the one after (b and the first
+	// two new keys have left).
+	wantCacheStats(t, c, CacheStats{Builds: 6, Hits: 102, Expired: 3, Entries: 3})
+	// Sweep is a pass as well: the third new key leaves; a (served since the
+	// last pass) and the newest stay, then leave at the next.
+	if n := c.Sweep(); n != 1 || !c.holds(a) {
+		t.Fatalf("Sweep dropped %d (holds a: %v), want 1 and a kept", n, c.holds(a))
+	}
+	if n := c.Sweep(); n != 2 || c.holds(a) {
+		t.Fatalf("Sweep dropped %d (holds a: %v), want 2, a among them", n, c.holds(a))
+	}
 }
 
 // TestCacheSingleFlight: concurrent first callers with one new key build
