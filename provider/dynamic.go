@@ -141,9 +141,10 @@ func (c *Cache) Stats() CacheStats {
 // first callers wait for that one build, or for the handshake's context).
 // The copy shares everything else with f's certificate; f's certificate is
 // not modified. Any other certificate (other keys, opaque crypto.Signers,
-// a key that does not match its leaf) is returned unchanged and counted as
-// a fallback; f's errors and nil certificates are returned unchanged. A nil
-// f gives a nil callback.
+// a key that does not match its leaf; every certificate when
+// fips140.Enforced(), under GODEBUG=fips140=only) is returned unchanged and
+// counted as a fallback; f's errors and nil certificates are returned
+// unchanged. A nil f gives a nil callback.
 //
 // Signatures of the comb signers count in TotalStats and the expvar view
 // like a static identity's.
@@ -201,7 +202,7 @@ func (c *Cache) Certificate(ctx context.Context, cert *tls.Certificate) *tls.Cer
 // certificate is to be returned unchanged.
 func (c *Cache) lookup(ctx context.Context, cert *tls.Certificate) *key {
 	priv, ok := cert.PrivateKey.(*ecdsa.PrivateKey)
-	if !ok || priv == nil || priv.Curve != elliptic.P256() || len(cert.Certificate) == 0 {
+	if !ok || priv == nil || priv.Curve != elliptic.P256() || len(cert.Certificate) == 0 || !combAllowed() {
 		return nil
 	}
 	var pubBuf [65]byte

@@ -53,7 +53,10 @@ type Identity struct {
 // certificate. For a P-256 *ecdsa.PrivateKey it builds the key's table and
 // signs with checked comb signing; for RSA, ECDSA P-384 and P-521, Ed25519
 // and opaque crypto.Signers (e.g. hardware keys) it keeps the standard
-// signer and counts its signatures as fallbacks.
+// signer and counts its signatures as fallbacks. So it does for P-256 when
+// the process runs with GODEBUG=fips140=only (fips140.Enforced() when the
+// identity is made), where signatures must come from the Go Cryptographic
+// Module.
 //
 // OCSPStaple, SignedCertificateTimestamps and SupportedSignatureAlgorithms
 // are carried over. cert is not modified.
@@ -95,7 +98,7 @@ func NewIdentity(cert tls.Certificate) (*Identity, error) {
 		// share it, with its table and counters.
 		k = priv
 	case *ecdsa.PrivateKey:
-		if priv.Curve == elliptic.P256() {
+		if priv.Curve == elliptic.P256() && combAllowed() {
 			k, err = newCombKey(priv, describe(leaf))
 			if err != nil {
 				return nil, err
@@ -125,7 +128,8 @@ func (id *Identity) Certificate() *tls.Certificate {
 }
 
 // Checked reports whether the identity signs with the checked comb signer
-// (true for P-256 ECDSA keys) rather than the standard signer.
+// (true for P-256 ECDSA keys, unless made under GODEBUG=fips140=only) rather
+// than the standard signer.
 func (id *Identity) Checked() bool { return id.k.comb != nil }
 
 // Algorithm names the key: "P-256", "P-384", "P-521", "RSA-2048",

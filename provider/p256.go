@@ -2,6 +2,7 @@ package provider
 
 import (
 	"crypto/ecdsa"
+	"crypto/fips140"
 	"errors"
 	"fmt"
 
@@ -12,6 +13,13 @@ import (
 // combSigner is the checked P-256 signer: comb signing, verify-after-sign
 // against the key's own table.
 type combSigner = *sign.Signer
+
+// combAllowed reports whether a P-256 key may sign with the comb: not under
+// GODEBUG=fips140=only (outside fips140.WithoutEnforcement), where every
+// signature must come from the Go Cryptographic Module, which the comb is
+// not part of. Under fips140=on the comb signs (docs/provider.md, "FIPS
+// 140-3").
+func combAllowed() bool { return !fips140.Enforced() }
 
 // newCombKey builds the table of a P-256 key (once per key, never per
 // connection) and wraps the checked signer. Its signatures, checks and
