@@ -258,20 +258,35 @@ func verifiedConnection(userVC func(tls.ConnectionState) error, cs tls.Connectio
 // nil store gives a Config whose every handshake fails with ErrNilStore.
 //
 // A cfg.ClientAuth of VerifyClientCertIfGiven or RequestClientCert makes the
-// certificate optional (verified when sent); any other value requires one.
-// crypto/tls's own verification is replaced by RequireAnyClientCert (or
-// RequestClientCert) plus a VerifyConnection running s.Verify. ClientCAs, if
-// nil, becomes the store's anchors, so the CertificateRequest names them.
-// The caller's VerifyConnection and VerifyPeerCertificate are kept and run
-// after a successful verification with the store's chains, and configs
-// returned by the caller's GetConfigForClient are hooked the same way.
+// certificate optional (verified when sent); any other value requires one,
+// NoClientCert (the zero value) included: asking for client certificates is
+// what hooking does. crypto/tls's own verification is replaced by
+// RequireAnyClientCert (or RequestClientCert) plus a VerifyConnection
+// running s.Verify. ClientCAs, if nil, becomes the store's anchors, so the
+// CertificateRequest names them. The caller's VerifyConnection and
+// VerifyPeerCertificate are kept and run after a successful verification
+// with the store's chains.
+//
+// Configs returned by the caller's GetConfigForClient are hooked the same
+// way, except one whose ClientAuth is NoClientCert while cfg's is not: that
+// host has chosen not to ask for client certificates, and is served as
+// returned (no CertificateRequest). A returned NoClientCert equal to cfg's
+// own (a clone of cfg, say) cannot be told from an inherited default and
+// means "required", like cfg's; set cfg.ClientAuth explicitly (e.g.
+// RequireAndVerifyClientCert) for hosts to opt out. With a nil store every
+// host is refused.
 func HookClientAuth(cfg *tls.Config, store *truststore.Store) *tls.Config {
-	c := hookServer(cloneConfig(cfg), store)
+	c := cloneConfig(cfg)
+	outer := c.ClientAuth // before hooking
+	c = hookServer(c, store)
 	if get := c.GetConfigForClient; get != nil {
 		c.GetConfigForClient = func(hello *tls.ClientHelloInfo) (*tls.Config, error) {
 			sub, err := get(hello)
 			if sub == nil || err != nil {
 				return sub, err
+			}
+			if sub.ClientAuth == tls.NoClientCert && outer != tls.NoClientCert && store != nil {
+				return sub, nil // this host asks for no client certificate
 			}
 			sub = sub.Clone()
 			sub.GetConfigForClient = nil
