@@ -108,6 +108,21 @@ var (
 // caller's EncryptedClientHelloRejectionVerify is kept and decides instead
 // (crypto/tls then verifies no certificate; in Go 1.26 the callback sees
 // no PeerCertificates).
+//
+// Sessions: crypto/tls skips its own checks of a session (its chains still
+// valid now and trusted, its leaf naming the server) under
+// InsecureSkipVerify. cfg.ClientSessionCache, if set (set it before
+// hooking), is wrapped so that a session is offered only if the store
+// accepts its chain for the connection's name at the current time, and
+// removed otherwise: the handshake is then a full one, as with crypto/tls,
+// and no QUIC 0-RTT data leaves for a server whose chain the store no
+// longer accepts. The chain is recorded with the session
+// (SessionState.Extra) when it is stored; sessions stored without it (by a
+// Config not hooked) are not offered. A Config shared by connections
+// records, per name, the chain it last verified: two connections to one
+// name verified with different chains at once may swap records, which
+// costs a full handshake or lets a stale session be offered and then
+// refused, never more (docs/provider.md, "Resumption").
 func HookClientConfig(cfg *tls.Config, store *truststore.Store) *tls.Config {
 	c := hookClientCertificates(cfg)
 	if store == nil {
@@ -143,6 +158,7 @@ func refuseClient(c *tls.Config, err error) *tls.Config {
 	refuse := func(tls.ConnectionState) error { return err }
 	c.VerifyConnection = refuse
 	c.EncryptedClientHelloRejectionVerify = refuse
+	c.ClientSessionCache = nil // no session offered (no QUIC 0-RTT data sent)
 	return c
 }
 
@@ -184,17 +200,23 @@ func hookClient(c *tls.Config, s *truststore.Store, bound bool) *tls.Config {
 			return userVPC(raw, chains)
 		}
 	}
-	c.VerifyConnection = clientVerifier(s, boundName, userVC, timeFn)
+	var sessions *sessionCache
+	if c.ClientSessionCache != nil {
+		sessions = newSessionCache(c.ClientSessionCache, s, timeFn, boundName)
+		c.ClientSessionCache = sessions
+	}
+	c.VerifyConnection = clientVerifier(s, boundName, userVC, timeFn, sessions)
 	return c
 }
 
 // clientVerifier is the client's VerifyConnection, checking boundName when
-// it is set and the connection's ServerName otherwise; see hookClient. Not
-// inlined, so that every closure it returns has the code clientVerifierPC
-// names.
+// it is set and the connection's ServerName otherwise; see hookClient. A
+// chain it accepts is recorded in sessions, if not nil, for the sessions
+// of the connection. Not inlined, so that every closure it returns has the
+// code clientVerifierPC names.
 //
 //go:noinline
-func clientVerifier(s *truststore.Store, boundName string, userVC func(tls.ConnectionState) error, timeFn func() time.Time) func(tls.ConnectionState) error {
+func clientVerifier(s *truststore.Store, boundName string, userVC func(tls.ConnectionState) error, timeFn func() time.Time, sessions *sessionCache) func(tls.ConnectionState) error {
 	return func(cs tls.ConnectionState) error {
 		if len(cs.PeerCertificates) == 0 {
 			return errNoPeerCert
@@ -225,7 +247,13 @@ func clientVerifier(s *truststore.Store, boundName string, userVC func(tls.Conne
 		if err != nil {
 			return err
 		}
-		return verifiedConnection(userVC, cs, chains)
+		if err := verifiedConnection(userVC, cs, chains); err != nil {
+			return err
+		}
+		if sessions != nil {
+			sessions.verified(name, cs.PeerCertificates)
+		}
+		return nil
 	}
 }
 

@@ -25,8 +25,10 @@ import (
 // HookClientConfig. A nil store fails the handshake with ErrNilStore;
 // nothing panics. RootCAs and InsecureSkipVerify are ignored; a server's
 // rejection of Encrypted Client Hello is verified with the store's anchors,
-// as HookClientConfig describes. Use Client (or Dialer) to connect to an IP
-// address.
+// and sessions from cfg.ClientSessionCache are offered only if the store
+// accepts their chains for the bound name now, as HookClientConfig
+// describes (the chain recorded is this connection's own). Use Client (or
+// Dialer) to connect to an IP address.
 func Client(conn net.Conn, cfg *tls.Config, store *truststore.Store) *tls.Conn {
 	c, _ := bindClient(hookClientCertificates(cfg), store)
 	return tls.Client(conn, c)
@@ -111,7 +113,7 @@ func addrHost(addr string) string {
 
 // clientVerifierPC identifies the VerifyConnection closures hookClient
 // installs (every closure of one function literal shares its code).
-var clientVerifierPC = reflect.ValueOf(clientVerifier(nil, "", nil, nil)).Pointer()
+var clientVerifierPC = reflect.ValueOf(clientVerifier(nil, "", nil, nil, nil)).Pointer()
 
 // bindClient hooks c, a private clone, for one connection to c.ServerName.
 // A nil s, an empty ServerName or an already hooked c gives a Config whose
