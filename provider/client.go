@@ -221,13 +221,12 @@ func clientVerifier(s *truststore.Store, boundName string, userVC func(tls.Conne
 		if len(cs.PeerCertificates) == 0 {
 			return errNoPeerCert
 		}
+		// The bound name as crypto/tls verifies it: c.ServerName as set,
+		// not the SNI form in cs.ServerName.
 		name := cs.ServerName
-		switch {
-		case boundName != "":
-			// The bound name as crypto/tls verifies it: c.ServerName as
-			// set, not the SNI form in cs.ServerName.
+		if boundName != "" {
 			name = boundName
-		case !cs.ECHAccepted && net.ParseIP(name) != nil:
+		} else if !cs.ECHAccepted && net.ParseIP(name) != nil {
 			// cs.ServerName is the SNI form, which is never an address
 			// (crypto/tls sends none) unless ServerName was one with
 			// trailing dots: "127.0.0.1." is sent as "127.0.0.1" and
