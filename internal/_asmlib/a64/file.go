@@ -159,6 +159,12 @@ func (fn *Func) Local(off int) Operand {
 	return Operand(fmt.Sprintf("%d(RSP)", 8+off))
 }
 
+// LocalElem returns the element of a formula at local byte off.
+func (fn *Func) LocalElem(off int) Elem {
+	fn.Local(off) // bounds
+	return Elem{Base: RSP, Off: 8 + off}
+}
+
 // Comment emits a comment line.
 func (fn *Func) Comment(format string, args ...any) {
 	fn.lines = append(fn.lines, "\t// "+fmt.Sprintf(format, args...))

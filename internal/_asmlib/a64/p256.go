@@ -240,3 +240,54 @@ func (f *P256) Sub(x, y []GP, regs *Pool) []GP {
 	regs.Put(m, a1, a3)
 	return u
 }
+
+// Limbs returns 4.
+func (f *P256) Limbs() int { return 4 }
+
+// Half returns x/2 mod p in four registers from regs (x < p): x, plus p if
+// x is odd (under a mask), shifted right by one bit across five limbs.
+func (f *P256) Half(x []GP, regs *Pool) []GP {
+	fn := f.fn
+	u := regs.GetN(4)
+	m, c, a1, a3 := regs.Get(), regs.Get(), regs.Get(), regs.Get()
+	// m = all ones if x is odd: the low bit, negated.
+	fn.AND(m, x[0], 1)
+	fn.NEG(m, m)
+	fn.AND(a1, m, f.p1)
+	fn.AND(a3, m, f.p3)
+	fn.ADDS(u[0], x[0], m)
+	fn.ADCS(u[1], x[1], a1)
+	fn.ADCS(u[2], x[2], ZR)
+	fn.ADCS(u[3], x[3], a3)
+	fn.ADC(c, ZR, ZR)
+	fn.EXTR(u[0], u[1], u[0], 1)
+	fn.EXTR(u[1], u[2], u[1], 1)
+	fn.EXTR(u[2], u[3], u[2], 1)
+	fn.EXTR(u[3], c, u[3], 1)
+	regs.Put(m, c, a1, a3)
+	return u
+}
+
+// Neg returns −x mod p in four registers from regs (x < p): p − x, and 0
+// for x = 0, selected without a branch.
+func (f *P256) Neg(x []GP, regs *Pool) []GP {
+	fn := f.fn
+	u := regs.GetN(4)
+	z := regs.Get()
+	// u = p − x (no borrow: x < p); p0 = 2^64 − 1, p2 = 0.
+	fn.MOVD(z, int64(-1))
+	fn.SUBS(u[0], z, x[0])
+	fn.SBCS(u[1], f.p1, x[1])
+	fn.SBCS(u[2], ZR, x[2])
+	fn.SBC(u[3], f.p3, x[3])
+	// z = x0 | x1 | x2 | x3; u = 0 where z = 0.
+	fn.ORR(z, x[0], x[1])
+	fn.ORR(z, z, x[2])
+	fn.ORR(z, z, x[3])
+	fn.CMP(z, 0)
+	for i := range u {
+		fn.CSEL(EQ, u[i], ZR, u[i])
+	}
+	regs.Put(z)
+	return u
+}

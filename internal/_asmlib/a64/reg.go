@@ -11,13 +11,20 @@ import (
 // (the frame pointer) and R30 (the link register) are never in it.
 type GP uint8
 
-// ZR reads as zero and discards what is written to it.
-const ZR GP = 31
+// ZR reads as zero and discards what is written to it. RSP is the stack
+// pointer, only as the base of a memory operand (locals).
+const (
+	ZR  GP = 31
+	RSP GP = 32
+)
 
 // String returns the register as Go's arm64 assembler spells it.
 func (r GP) String() string {
-	if r == ZR {
+	switch r {
+	case ZR:
 		return "ZR"
+	case RSP:
+		return "RSP"
 	}
 	return fmt.Sprintf("R%d", uint8(r))
 }
