@@ -27,12 +27,12 @@ import (
 type Op int
 
 const (
-	Mul Op = iota // X·Y
-	Sqr           // X·X (written x·x)
-	Add           // X + Y
-	Sub           // X − Y
-	Half          // X/2
-	Neg           // −X
+	Mul  Op = iota // X·Y
+	Sqr            // X·X (written x·x)
+	Add            // X + Y
+	Sub            // X − Y
+	Half           // X/2
+	Neg            // −X
 )
 
 // Step is one assignment: Dst = X op Y (Y empty for Sqr, Half and Neg).
