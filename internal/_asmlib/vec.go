@@ -15,11 +15,12 @@ package asmlib
 import (
 	"fmt"
 	"math/big"
-	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
+
+	"github.com/p256tls/p256tls/internal/_asmlib/formula"
 )
 
 // FieldOps emits the three operations of a formula program on elements
@@ -34,15 +35,12 @@ type FieldOps[S any] interface {
 	Sub(dst, x, y S)
 }
 
-// RunFormula emits prog through f. prog is lines of steps separated by
-// semicolons; a step is "d = x·y", "d = x + y" or "d = x − y" (the
-// middle dot U+00B7 and the minus sign U+2212; spaces around "·" are
-// optional, around "=", "+" and "−" required), each name one of vars.
-// Steps run in order, left to right, line by line; each line is first
-// emitted as an assembly comment of itself. Leading and trailing blank
-// lines of prog are ignored. It panics on a step it cannot read, an
-// unknown operation or a name missing from vars, having emitted the steps
-// before it.
+// RunFormula emits prog, a program of internal/_asmlib/formula, through
+// f: products (a square x·x included), sums and differences, each name one
+// of vars. Steps run in order, left to right, line by line; each line is
+// first emitted as an assembly comment of itself. It panics on a program
+// the parser refuses, a half or a negation (FieldOps has neither), or a
+// name missing from vars, having emitted the steps before it.
 func RunFormula[S any](f FieldOps[S], prog string, vars map[string]S) {
 	get := func(name string) S {
 		s, ok := vars[name]
@@ -51,23 +49,21 @@ func RunFormula[S any](f FieldOps[S], prog string, vars map[string]S) {
 		}
 		return s
 	}
-	for _, line := range strings.Split(strings.TrimSpace(prog), "\n") {
-		Comment(line)
-		for _, st := range strings.Split(line, ";") {
-			fs := strings.Fields(strings.ReplaceAll(st, "·", " · "))
-			if len(fs) != 5 || fs[1] != "=" {
-				panic(fmt.Sprintf("asmlib: formula: cannot read step %q", st))
-			}
-			d, x, op, y := get(fs[0]), get(fs[2]), fs[3], get(fs[4])
-			switch op {
-			case "·":
-				f.Mul(d, x, y)
-			case "+":
-				f.Add(d, x, y)
-			case "−":
-				f.Sub(d, x, y)
+	for _, line := range formula.MustParse(prog) {
+		Comment(line.Text)
+		for _, st := range line.Steps {
+			d, x := get(st.Dst), get(st.X)
+			switch st.Op {
+			case formula.Mul:
+				f.Mul(d, x, get(st.Y))
+			case formula.Sqr:
+				f.Mul(d, x, x)
+			case formula.Add:
+				f.Add(d, x, get(st.Y))
+			case formula.Sub:
+				f.Sub(d, x, get(st.Y))
 			default:
-				panic(fmt.Sprintf("asmlib: formula: unknown operation in %q", st))
+				panic(fmt.Sprintf("asmlib: formula: operation %v of %q not supported", st.Op, line.Text))
 			}
 		}
 	}

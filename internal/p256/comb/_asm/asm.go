@@ -7,7 +7,7 @@ package main
 //     no address depends on the digit, and there is no branch at all (the
 //     loop is unrolled).
 //   - addMixedADX, combStepADX and addFullADX are the complete additions of
-//     formula.go (Renes, Costello and Batina, algorithms 5 and 4, a = −3)
+//     internal/_asmlib/formula (Renes, Costello and Batina, algorithms 5 and 4, a = −3)
 //     with every field operation inlined, all on 32-byte slots of the stack
 //     frame, and no branch at all.
 //
@@ -29,7 +29,12 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 
 	"github.com/p256tls/p256tls/internal/_asmlib"
+	"github.com/p256tls/p256tls/internal/_asmlib/formula"
 )
+
+// slot is a field element in the frame of a kernel, as a byte offset: from
+// SP for the scalar kernels, from DI for the vector kernel.
+type slot int
 
 // fe returns the element in frame slot s.
 func (s slot) fe() asmlib.FE { return asmlib.At(Mem{Base: StackPointer}, int(s)) }
@@ -249,7 +254,7 @@ func generateAsm(w int) {
 	RET()
 
 	m := mixedFrame
-	genAdd("addMixedADX", "func(out, q *[12]uint64, a *[8]uint64)", m, rcbMixed, "a", "X2 Y2",
+	genAdd("addMixedADX", "func(out, q *[12]uint64, a *[8]uint64)", m, formula.RCBMixed, "a", "X2 Y2",
 		"addMixedADX sets out = q + a (point.Projective, point.Affine), the complete",
 		"mixed addition (RCB algorithm 5). Requires ADX, BMI2, CMOV.")
 
@@ -266,7 +271,7 @@ func generateAsm(w int) {
 	negY2(m["Y2"].fe())
 	Load(Param("acc"), RAX)
 	copyPoint(m.fes("X1 Y1 Z1"), pointAt(RAX, 3))
-	addBody(m, rcbMixed)
+	addBody(m, formula.RCBMixed)
 	Comment("acc = keep ? acc : sum, by CMOV.")
 	Load(Param("acc"), RAX)
 	Load(Param("keep"), RBX)
@@ -281,7 +286,7 @@ func generateAsm(w int) {
 	}
 	RET()
 
-	genAdd("addFullADX", "func(out, q, r *[12]uint64)", fullFrame, rcbFull, "r", "X2 Y2 Z2",
+	genAdd("addFullADX", "func(out, q, r *[12]uint64)", fullFrame, formula.RCBFull, "r", "X2 Y2 Z2",
 		"addFullADX sets out = q + r (point.Projective), the complete addition (RCB",
 		"algorithm 4). Requires ADX, BMI2, CMOV.")
 

@@ -46,6 +46,7 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 
 	"github.com/p256tls/p256tls/internal/_asmlib"
+	"github.com/p256tls/p256tls/internal/_asmlib/formula"
 )
 
 const (
@@ -265,13 +266,13 @@ func vsetup() {
 	asmlib.Broadcast(vP4, Z31)
 }
 
-// vaddFull emits the complete projective addition (rcbFull) on the slots
+// vaddFull emits the complete projective addition (formula.RCBFull) on the slots
 // of the scratch space: (X3, Y3, Z3) = (X1, Y1, Z1) + (X2, Y2, Z2).
 func vaddFull() {
 	// Inputs: the sums (bound 2, see below), table entries (1) or the
 	// exchanged sums (2), the constant b (1).
 	ops := vecOps{bounds{vX1: 2, vY1: 2, vZ1: 2, vX2: 2, vY2: 2, vZ2: 2, vB: 1}}
-	asmlib.RunFormula(ops, rcbFull, map[string]slot{
+	asmlib.RunFormula(ops, formula.RCBFull, map[string]slot{
 		"X1": vX1, "Y1": vY1, "Z1": vZ1, "X2": vX2, "Y2": vY2, "Z2": vZ2, "b": vB,
 		"t0": vT0, "t1": vT1, "t2": vT2, "t3": vT3, "t4": vT4, "X3": vX3, "Y3": vY3, "Z3": vZ3,
 	})

@@ -5,7 +5,7 @@
 //
 // asm.go holds the scalar kernels (the AVX2 table lookup and the fused ADX
 // complete additions, on internal/_asmlib's field arithmetic), avx512.go the
-// eight-lane AVX-512 IFMA comb (radix 2^52), formula.go the complete
+// eight-lane AVX-512 IFMA comb (radix 2^52); internal/_asmlib/formula holds the complete
 // addition formulas both run.
 package main
 
