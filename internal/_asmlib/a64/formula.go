@@ -103,6 +103,9 @@ func (r *Formula) Store(v []GP, name string) {
 }
 
 func (r *Formula) step(s formula.Step) {
+	if r.held != s.X && r.held != s.Y {
+		r.Flush() // its registers are worth more to the operation
+	}
 	x, xHeld := r.load(s.X)
 	var y []GP
 	yHeld := false

@@ -39,6 +39,7 @@ package comb
 
 //go:generate go run ./gen -w 6 -out table.go
 //go:generate go run -C _asm . -w 6 -out ../comb_amd64.s -stubs ../comb_amd64_stubs.go -pkg comb
+//go:generate go run -C _asm ./arm64 -w 6 -out ../comb_arm64.s -stubs ../comb_arm64_stubs.go -pkg comb
 
 import (
 	"github.com/p256tls/p256tls/internal/p256/field"

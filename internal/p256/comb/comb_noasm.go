@@ -1,4 +1,4 @@
-//go:build !amd64 || purego
+//go:build (!amd64 && !arm64) || purego
 
 package comb
 
@@ -26,9 +26,3 @@ func addMixed(out, q *point.Projective, a *point.Affine) {
 func step(acc *point.Projective, tab *[entries]point.Affine, idx, neg, keep int) {
 	stepGeneric(acc, tab, idx, neg, keep)
 }
-
-// useWide is false: there is no eight-lane kernel here.
-const useWide = false
-
-//p256tls:secret
-func scalarBaseMultWide(out *point.Projective, k *[4]uint64) { scalarBaseMultSerial(out, k) }
