@@ -1,19 +1,21 @@
 // Command arm64 generates comb_arm64.s and comb_arm64_stubs.go, the arm64
 // kernels of package comb, with internal/_asmlib/a64:
 //
-//		go run -C _asm ./arm64 -w 6 -out ../comb_arm64.s -stubs ../comb_arm64_stubs.go -pkg comb
+//	go run -C _asm ./arm64 -w 6 -out ../comb_arm64.s -stubs ../comb_arm64_stubs.go -pkg comb
 //
-//	  - lookupAsm reads all 2^(w−1) entries of one table position with NEON
-//	    loads and keeps the wanted one with a mask made by a compare (VCMEQ,
-//	    VBIT): every entry is read, no address depends on the digit, and the
-//	    unrolled code has no branch at all.
-//	  - addMixedAsm and combStepAsm are the complete mixed addition of
-//	    internal/_asmlib/formula (Renes, Costello and Batina, algorithm 5,
-//	    a = −3) on a64's P-256 field arithmetic (the same code as package
-//	    field's arm64 kernels), every value fully reduced, no branch.
-//	    combStepAsm is one comb position: the lookup, the conditional
-//	    negation of y and the choice between the old and the new sum, by
-//	    CSEL.
+// The kernels:
+//
+//   - lookupAsm reads all 2^(w−1) entries of one table position with NEON
+//     loads and keeps the wanted one with a mask made by a compare (VCMEQ,
+//     VBIT): every entry is read, no address depends on the digit, and the
+//     unrolled code has no branch at all.
+//   - addMixedAsm and combStepAsm are the complete mixed addition of
+//     internal/_asmlib/formula (Renes, Costello and Batina, algorithm 5,
+//     a = −3) on a64's P-256 field arithmetic (the same code as package
+//     field's arm64 kernels), every value fully reduced, no branch.
+//     combStepAsm is one comb position: the lookup, the conditional
+//     negation of y and the choice between the old and the new sum, by
+//     CSEL.
 package main
 
 import (
