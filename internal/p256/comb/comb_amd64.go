@@ -5,8 +5,7 @@ package comb
 import (
 	"unsafe"
 
-	"golang.org/x/sys/cpu"
-
+	"github.com/p256tls/p256tls/internal/cpufeat"
 	"github.com/p256tls/p256tls/internal/p256/point"
 )
 
@@ -34,9 +33,18 @@ func tableWords(t *[entries]point.Affine) *[entries][8]uint64 {
 //p256tls:secret-asm lookupAVX2 addMixedADX combStepADX addFullADX
 //p256tls:secret-asm comb8AVX512 vlookup52 vaddFull52 vmul52 vadd52 vsub52 vfold52 vcanon52
 
+// The gates: what each kernel's code uses (TestGates reads them off
+// comb_amd64.s). lookupAVX2 is AVX2 on YMM registers, the additions are
+// MULX and ADCX/ADOX, and combStepADX is both.
+const (
+	gateLookup = cpufeat.AVX | cpufeat.AVX2
+	gateAdd    = cpufeat.BMI2 | cpufeat.ADX
+	gateStep   = gateLookup | gateAdd
+)
+
 var (
-	useAVX2 = cpu.X86.HasAVX2
-	useADX  = cpu.X86.HasBMI2 && cpu.X86.HasADX
+	useAVX2 = gateLookup.Available()
+	useADX  = gateAdd.Available()
 )
 
 // lookup sets e = tab[idx−1] for idx ∈ [1, entries], reading every entry

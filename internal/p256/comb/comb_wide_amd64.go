@@ -6,8 +6,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"golang.org/x/sys/cpu"
-
+	"github.com/p256tls/p256tls/internal/cpufeat"
 	"github.com/p256tls/p256tls/internal/ct"
 	"github.com/p256tls/p256tls/internal/p256/field"
 	"github.com/p256tls/p256tls/internal/p256/point"
@@ -26,9 +25,18 @@ func addFull(out, q, r *point.Projective) {
 	addFullADX(projectiveWords(out), projectiveWords(q), projectiveWords(r))
 }
 
-// useWide selects the eight-lane kernel: it needs AVX-512 F and IFMA (and
-// the operating system's support for the ZMM state, which cpu checks).
-var useWide = cpu.X86.HasAVX512F && cpu.X86.HasAVX512IFMA
+// gate8 is what the eight-lane kernel's code uses (TestGates reads it off
+// comb_amd64.s): AVX-512 F and IFMA on ZMM registers, and AVX's
+// VZEROUPPER. The wide path also adds the four partial sums with
+// addFullADX, so it needs gateAdd as well.
+const (
+	gate8    = cpufeat.AVX512F | cpufeat.AVX512IFMA | cpufeat.AVX
+	gateWide = gate8 | gateAdd
+)
+
+// useWide selects the eight-lane path (cpufeat checks the operating
+// system's support for the ZMM state).
+var useWide = gateWide.Available()
 
 // wideState is the scratch space of scalarBaseMultWide. It is pooled (not
 // on the stack) so that its 10 KiB are not zeroed on every call: the kernel

@@ -2,7 +2,7 @@
 
 package field
 
-import "golang.org/x/sys/cpu"
+import "github.com/p256tls/p256tls/internal/cpufeat"
 
 // useADX selects the MULX/ADCX/ADOX kernels; without BMI2 and ADX the MULQ
 // kernels run instead. mulAsm and squareAsm read it and tail-jump to the
@@ -14,7 +14,11 @@ var useADX = hasADX
 //
 //p256tls:secret-asm mulAsm squareAsm mulADX squareADX mulMULQ squareMULQ
 
-var hasADX = cpu.X86.HasBMI2 && cpu.X86.HasADX
+// gateADX is what the ADX kernels' code uses (TestGates reads it off
+// field_amd64.s); the MULQ kernels need nothing beyond the base set.
+const gateADX = cpufeat.BMI2 | cpufeat.ADX
+
+var hasADX = gateADX.Available()
 
 //p256tls:secret
 func mul(z, x, y *Element) { mulAsm((*[4]uint64)(z), (*[4]uint64)(x), (*[4]uint64)(y)) }

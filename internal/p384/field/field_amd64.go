@@ -2,11 +2,15 @@
 
 package field
 
-import "golang.org/x/sys/cpu"
+import "github.com/p256tls/p256tls/internal/cpufeat"
+
+// gateADX is what the ADX kernels' code uses (TestGates reads it off
+// field_amd64.s); the MULQ kernels need nothing beyond the base set.
+const gateADX = cpufeat.BMI2 | cpufeat.ADX
 
 // hasADX reports whether the CPU has BMI2 and ADX, which the ADX kernels
 // need; without them the MULQ kernels run.
-var hasADX = cpu.X86.HasBMI2 && cpu.X86.HasADX
+var hasADX = gateADX.Available()
 
 // useADX selects the ADX kernels; it is public (a CPU property), so mul and
 // square branch on it. Where the CPU has BMI2 and ADX they are the faster

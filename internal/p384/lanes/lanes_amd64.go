@@ -5,13 +5,18 @@ package lanes
 import (
 	"unsafe"
 
-	"golang.org/x/sys/cpu"
+	"github.com/p256tls/p256tls/internal/cpufeat"
 )
 
-// Available reports whether Sum can run here: the kernel needs AVX-512 F and
-// IFMA (and the operating system's support for the ZMM state, which cpu
+// gate is what the kernel's code uses (TestGates reads it off
+// lanes_amd64.s): AVX-512 F and IFMA on ZMM registers, AVX-512 DQ's 8-bit
+// mask instructions (KMOVB, KANDB, ...) and AVX's VZEROUPPER.
+const gate = cpufeat.AVX512F | cpufeat.AVX512IFMA | cpufeat.AVX512DQ | cpufeat.AVX
+
+// Available reports whether Sum can run here: the CPU has every extension
+// of gate (and the operating system saves the ZMM state, which cpufeat
 // checks). Tests may turn it off.
-var Available = cpu.X86.HasAVX512F && cpu.X86.HasAVX512IFMA
+var Available = gate.Available()
 
 // chain8 runs the kernel on c's rounds.
 func chain8(c *Chain, out *[outWords]uint64) {
