@@ -1,6 +1,8 @@
 // Command branchaudit lists every conditional jump in the machine code of
 // the signing secret path and fails on any jump that scripts/branch-audit.allow
-// does not explain. Run it through scripts/branch-audit.
+// does not explain, on amd64 and arm64, in the default build (assembly
+// kernels) and the purego build (portable twins). Run it through
+// scripts/branch-audit.
 //
 // The secret path is read from the code: every function marked with the
 // line //p256tls:secret in its doc comment (assembly functions: a
@@ -22,7 +24,16 @@
 // of the stack pointer with the goroutine's stack guard (CMPQ SP or R12
 // against 0x10(R14)), or the wrap-around check of a large frame (JB after
 // SUBQ $frame, R12), is the prologue's stack-growth check and is accepted
-// without an entry.
+// without an entry; so is arm64's (BLS after CMP R16, RSP or R17 with R16
+// loaded from the stack guard 16(R28), or BCC after the SUBS of a large
+// frame). On arm64 the conditional branches are B.cond, CBZ/CBNZ and
+// TBZ/TBNZ, and the audit also lists every load and store whose address
+// adds a register index ((R1)(R2<<3)): an address computed from data, which
+// needs an allow-list entry of kind index (a public index). Assembly
+// functions are audited in their source (the generated .s): on arm64 every
+// memory operand must also take its base from the argument frame, a
+// symbol, the stack, or a register loaded from them and moved by constants
+// only (see arch.go).
 package main
 
 import (
@@ -33,39 +44,57 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 )
 
+// jump is one finding: a conditional branch or (arm64) a register-indexed
+// memory operand, or an assembly operand of unknown base.
 type jump struct {
-	fn, addr, instr, prev string
-	file                  string
-	line                  int
-	text                  string
+	fn, addr, instr string
+	before          []string // the instructions before it, nearest last (up to 4)
+	kind            string   // kindBranch, kindIndex or kindBase
+	file            string
+	line            int
+	text            string
 }
 
+// rule is one allow-list entry. An entry explains the branches of its
+// source line; an entry whose file is written "index FILE" explains the
+// register-indexed addresses of its line instead.
 type rule struct {
 	file, text, why string
+	kind            string
 	used            int
 }
 
 func main() {
-	tags := flag.String("tags", "", "audit only the build with these tags (default: the default build and purego)")
+	tags := flag.String("tags", "", "audit only the builds with these tags (default: the default build and purego)")
+	arches := flag.String("arch", "amd64,arm64", "architectures to audit, comma-separated")
 	allowPath := flag.String("allow", "scripts/branch-audit.allow", "allow-list")
 	verbose := flag.Bool("v", false, "list every jump, not only the summary and the unexplained ones")
 	flag.Parse()
 
 	rules, err := readRules(*allowPath)
 	check(err)
-	builds := []string{"", "purego"}
-	if *tags != "" {
-		builds = []string{*tags}
+	var builds []build
+	for _, a := range strings.Split(*arches, ",") {
+		for _, b := range allBuilds {
+			if b.goarch == a && (*tags == "" || b.tags == *tags) {
+				builds = append(builds, b)
+			}
+		}
+		if *tags != "" && !containsBuild(builds, build{a, *tags}) {
+			builds = append(builds, build{a, *tags})
+		}
+	}
+	if len(builds) == 0 {
+		fail("no build to audit for -arch %q", *arches)
 	}
 
 	// Every marked function must be audited in at least one of the builds:
 	// the portable twins (purego) are reached only there, the assembly
-	// kernels only in the default build.
+	// kernels only in the default build of their architecture.
 	strays, err := markedOutside(auditedPackage, module)
 	check(err)
 	if len(strays) > 0 {
@@ -86,7 +115,7 @@ func main() {
 		ms, err := findMarkers(pkgs)
 		check(err)
 		if len(ms) == 0 {
-			fail("no function is marked %s in the packages of ./sign (tags %q)", Marker, b)
+			fail("no function is marked %s in the packages of ./sign (%s)", Marker, b)
 		}
 		for _, m := range ms {
 			if !known[m.Symbol] {
@@ -96,7 +125,14 @@ func main() {
 		}
 		unexplained += auditBuild(b, ms, rules, symbols, seen, *verbose)
 	}
-	if gone := missing(marked, symbols, seen); len(gone) > 0 {
+	if gone := missing(marked, symbols, seen); len(gone) > 0 && len(builds) < len(allBuilds) {
+		// A function may be reached in the other builds only (an
+		// architecture's dispatch stub): only a run of every build can
+		// tell it is gone.
+		for _, f := range gone {
+			fmt.Printf("note: %s is not in the audited code of these builds\n", f.Symbol)
+		}
+	} else if len(gone) > 0 {
 		for _, f := range gone {
 			where := f.File
 			if where == "" {
@@ -117,28 +153,37 @@ func main() {
 	fmt.Printf("branch-audit: PASS (%d marked functions audited; every conditional jump is explained)\n", len(marked))
 }
 
-// auditBuild audits the build of ./sign with the given tags: it prints its
-// summary and every unexplained jump, and returns how many there are. It
-// adds the symbols it found and the source positions of their instructions
-// to symbols and seen, and counts the allow-list entries it used.
-func auditBuild(tags string, marked []secretFunc, rules []*rule, symbols map[string]bool, seen map[position]bool, verbose bool) int {
+func containsBuild(bs []build, b build) bool {
+	for _, x := range bs {
+		if x == b {
+			return true
+		}
+	}
+	return false
+}
+
+// auditBuild audits one build of ./sign: it prints its summary and every
+// unexplained finding, and returns how many there are. It adds the symbols
+// it found and the source positions of their instructions to symbols and
+// seen, and counts the allow-list entries it used.
+func auditBuild(b build, marked []secretFunc, rules []*rule, symbols map[string]bool, seen map[position]bool, verbose bool) int {
 	tmp, err := os.MkdirTemp("", "branch-audit")
 	check(err)
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "audited.test")
 	args := []string{"test", "-c", "-o", bin}
-	if tags != "" {
-		args = append(args, "-tags", tags)
+	if b.tags != "" {
+		args = append(args, "-tags", b.tags)
 	}
-	run("go", append(args, auditedPackage)...)
+	runEnv([]string{"GOARCH=" + b.goarch}, "go", append(args, auditedPackage)...)
 
 	dis := run("go", "tool", "objdump", "-s", symbolRegexp(marked), bin)
-	jumps, addrs, funcs, asmFuncs := parseObjdump(dis)
+	jumps, addrs, funcs, asmFuncs := parseObjdump(b.goarch, dis)
 	// The Go disassembler does not decode MULX, ADCX and ADOX, so the
 	// assembly functions are audited in their source instead: the assembler
 	// emits exactly the instructions written there (they are NOSPLIT, so it
 	// adds no prologue).
-	asmJumps := auditAsmSource(asmFuncs)
+	asmJumps := auditAsmSource(b.goarch, asmFuncs)
 	for _, f := range funcs {
 		symbols[strings.TrimSuffix(f, "(SB)")] = true
 	}
@@ -189,36 +234,38 @@ func auditBuild(tags string, marked []secretFunc, rules []*rule, symbols map[str
 	}
 	jumps = append(jumps, asmJumps...)
 
-	stackCheck := regexp.MustCompile(`^CMPQ (SP|R12), 0x10\(R14\)$`)
-	// Large frames first compute SP − frame into R12 and check it did not
-	// wrap around.
-	bigFrame := regexp.MustCompile(`^SUBQ \$0x[0-9a-f]+, R12$`)
 	unexplained := 0
 	byWhy := map[string]int{}
-	name := tags
-	if name == "" {
-		name = "default"
-	}
-	fmt.Printf("branch-audit [%s build]: %d functions marked %s; %d in the binary (%d in assembly, read from source), the rest inlined; %d conditional jumps\n", name, len(marked), Marker, len(funcs), len(asmFuncs), len(jumps))
+	nb, ni := 0, 0
 	for _, j := range jumps {
-		why := ""
-		switch {
-		case stackCheck.MatchString(j.prev) && strings.HasPrefix(j.instr, "JBE"),
-			bigFrame.MatchString(j.prev) && strings.HasPrefix(j.instr, "JB "):
-			why = "stack-growth check in the prologue (compares SP with the stack guard)"
-		default:
-			for _, r := range rules {
-				if strings.HasSuffix(j.file, r.file) && j.text == r.text {
-					r.used++
-					why = r.why
-					break
-				}
-			}
+		if j.kind == kindBranch {
+			nb++
+		} else {
+			ni++
 		}
+	}
+	name := b.goarch + " default"
+	if b.tags != "" {
+		name = b.String()
+	}
+	fmt.Printf("branch-audit [%s build]: %d functions marked %s; %d in the binary (%d in assembly, read from source), the rest inlined; %d conditional jumps", name, len(marked), Marker, len(funcs), len(asmFuncs), nb)
+	if b.goarch == "arm64" {
+		fmt.Printf(", %d addresses from a register index or an unknown base", ni)
+	}
+	fmt.Println()
+	for _, j := range jumps {
+		why := explain(b.goarch, j, rules)
 		loc := fmt.Sprintf("%s:%d", shortPath(j.file), j.line)
 		if why == "" {
 			unexplained++
-			fmt.Printf("UNEXPLAINED %s %s\n    %s: %s\n    in %s\n", j.addr, j.instr, loc, j.text, j.fn)
+			what := "UNEXPLAINED"
+			switch j.kind {
+			case kindIndex:
+				what = "UNEXPLAINED INDEX"
+			case kindBase:
+				what = "UNEXPLAINED BASE"
+			}
+			fmt.Printf("%s %s %s\n    %s: %s\n    in %s\n", what, j.addr, j.instr, loc, j.text, j.fn)
 			continue
 		}
 		byWhy[why]++
@@ -237,16 +284,37 @@ func auditBuild(tags string, marked []secretFunc, rules []*rule, symbols map[str
 	return unexplained
 }
 
-// parseObjdump returns the conditional jumps of the disassembly of the Go
-// functions, the addresses of all their instructions, the names of all
-// functions seen, and the assembly functions (name → source file) to audit
-// from source.
-func parseObjdump(dis string) ([]jump, []string, []string, map[string]string) {
+// explain returns why a finding is harmless: the prologue's stack check
+// (recognised here), or the reason of the allow-list entry of its kind for
+// its source line; "" if nothing explains it.
+func explain(goarch string, j jump, rules []*rule) string {
+	if j.kind == kindBranch && stackCheck(goarch, j.instr, j.before) {
+		return "stack-growth check in the prologue (compares SP with the stack guard)"
+	}
+	kind := j.kind
+	if kind == kindBase {
+		kind = kindIndex // an address computed in a register: explained like an index
+	}
+	for _, r := range rules {
+		if r.kind == kind && strings.HasSuffix(j.file, r.file) && j.text == r.text {
+			r.used++
+			return r.why
+		}
+	}
+	return ""
+}
+
+// parseObjdump returns the findings of the disassembly of the Go functions
+// (conditional jumps; on arm64 also register-indexed addresses), the
+// addresses of all their instructions, the names of all functions seen,
+// and the assembly functions (name → source file) to audit from source.
+func parseObjdump(goarch, dis string) ([]jump, []string, []string, map[string]string) {
 	var jumps []jump
 	var addrs []string
 	var funcs []string
 	asmFuncs := map[string]string{}
-	fn, prev, isAsm := "", "", false
+	fn, isAsm := "", false
+	var before []string
 	sc := bufio.NewScanner(strings.NewReader(dis))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -255,7 +323,7 @@ func parseObjdump(dis string) ([]jump, []string, []string, map[string]string) {
 			f := strings.Fields(line)
 			fn = f[1]
 			funcs = append(funcs, fn)
-			prev = ""
+			before = nil
 			isAsm = strings.HasSuffix(strings.TrimSuffix(fn, "(SB)"), ".abi0")
 			if isAsm {
 				asmFuncs[strings.TrimSuffix(fn, "(SB)")] = f[len(f)-1]
@@ -276,19 +344,29 @@ func parseObjdump(dis string) ([]jump, []string, []string, map[string]string) {
 			continue
 		}
 		addr, instr := cols[1], cols[3]
-		addrs = append(addrs, addr)
 		op := strings.Fields(instr)[0]
-		if op[0] == 'J' && op != "JMP" {
-			jumps = append(jumps, jump{fn: fn, addr: addr, instr: instr, prev: prev})
+		if op == "?" { // padding between functions
+			continue
 		}
-		prev = instr
+		addrs = append(addrs, addr)
+		if condBranch(goarch, op) {
+			jumps = append(jumps, jump{fn: fn, addr: addr, instr: instr, before: before, kind: kindBranch})
+		}
+		if indexed(goarch, instr) {
+			jumps = append(jumps, jump{fn: fn, addr: addr, instr: instr, kind: kindIndex})
+		}
+		before = append(before, instr)
+		if len(before) > 4 {
+			before = append([]string(nil), before[len(before)-4:]...)
+		}
 	}
 	return jumps, addrs, funcs, asmFuncs
 }
 
-// auditAsmSource lists the conditional jumps written in the source of each
-// assembly function (from its TEXT line to the next one).
-func auditAsmSource(asmFuncs map[string]string) []jump {
+// auditAsmSource lists the findings in the source of each assembly function
+// (from its TEXT line to the next one): its conditional jumps, and on arm64
+// its register-indexed operands and operands of unknown base.
+func auditAsmSource(goarch string, asmFuncs map[string]string) []jump {
 	var jumps []jump
 	var names []string
 	for n := range asmFuncs {
@@ -301,25 +379,38 @@ func auditAsmSource(asmFuncs map[string]string) []jump {
 		check(err)
 		short := strings.TrimSuffix(name, ".abi0")
 		short = short[strings.LastIndexByte(short, '.')+1:]
-		in := false
-		found := false
-		for i, l := range strings.Split(string(b), "\n") {
+		lines := strings.Split(string(b), "\n")
+		start, end := -1, len(lines)
+		for i, l := range lines {
 			t := strings.TrimSpace(l)
-			if strings.HasPrefix(t, "TEXT ") {
-				in = strings.HasPrefix(t, "TEXT ·"+short+"(SB)")
-				found = found || in
+			if !strings.HasPrefix(t, "TEXT ") {
 				continue
 			}
-			if !in || t == "" || strings.HasPrefix(t, "//") {
-				continue
+			if start >= 0 {
+				end = i
+				break
 			}
-			op := strings.Fields(t)[0]
-			if op[0] == 'J' && op != "JMP" {
-				jumps = append(jumps, jump{fn: name, addr: "source", instr: t, file: file, line: i + 1, text: t})
+			if strings.HasPrefix(t, "TEXT ·"+short+"(SB)") {
+				start = i + 1
 			}
 		}
-		if !found {
+		if start < 0 {
 			fail("TEXT ·%s not found in %s", short, file)
+		}
+		if goarch == "arm64" {
+			for _, f := range auditARM64Asm(lines[start:end], start+1) {
+				jumps = append(jumps, jump{fn: name, addr: "source", instr: f.text, kind: f.kind, file: file, line: f.line, text: f.text})
+			}
+			continue
+		}
+		for i := start; i < end; i++ {
+			t := strings.TrimSpace(lines[i])
+			if t == "" || strings.HasPrefix(t, "//") {
+				continue
+			}
+			if op := strings.Fields(t)[0]; condBranch(goarch, op) {
+				jumps = append(jumps, jump{fn: name, addr: "source", instr: t, kind: kindBranch, file: file, line: i + 1, text: t})
+			}
 		}
 	}
 	return jumps
@@ -336,11 +427,18 @@ func readRules(path string) ([]*rule, error) {
 		if t == "" || strings.HasPrefix(t, "#") {
 			continue
 		}
-		parts := strings.SplitN(line, " | ", 3)
-		if len(parts) != 3 || strings.TrimSpace(parts[2]) == "" {
+		// The source line may itself hold " | " (an OR): the file ends at
+		// the first separator, the reason starts after the last one.
+		first, last := strings.Index(line, " | "), strings.LastIndex(line, " | ")
+		if first < 0 || last == first || strings.TrimSpace(line[last+3:]) == "" {
 			return nil, fmt.Errorf("%s:%d: want `file | source line | reason`", path, i+1)
 		}
-		rules = append(rules, &rule{file: strings.TrimSpace(parts[0]), text: strings.TrimSpace(parts[1]), why: strings.TrimSpace(parts[2])})
+		parts := []string{line[:first], line[first+3 : last], line[last+3:]}
+		r := &rule{file: strings.TrimSpace(parts[0]), text: strings.TrimSpace(parts[1]), why: strings.TrimSpace(parts[2]), kind: kindBranch}
+		if f, ok := strings.CutPrefix(r.file, "index "); ok {
+			r.file, r.kind = strings.TrimSpace(f), kindIndex
+		}
+		rules = append(rules, r)
 	}
 	return rules, nil
 }
@@ -364,12 +462,19 @@ func shortPath(p string) string {
 }
 
 func run(name string, args ...string) string {
+	return runEnv(nil, name, args...)
+}
+
+// runEnv runs a command with env added to the environment and returns its
+// standard output; it fails the audit if the command fails.
+func runEnv(env []string, name string, args ...string) string {
 	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		fail("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
+		fail("%s %s %s: %v\n%s", strings.Join(env, " "), name, strings.Join(args, " "), err, stderr.String())
 	}
 	return string(out)
 }

@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -49,18 +50,35 @@ type listedPackage struct {
 	Module     *struct{ Path string }
 }
 
-// modulePackages lists the packages of module mod that the audited package
-// depends on (itself included), with the files of the given build tags.
-func modulePackages(pkg, mod, tags string) ([]listedPackage, error) {
-	return listPackages(pkg, mod, tags, true)
+// build is one configuration the audit compiles: an architecture and
+// build tags.
+type build struct {
+	goarch, tags string
 }
 
-// markedOutside returns the marked functions of module mod's packages (any
-// build tags' files: the default and purego) that pkg does not depend on.
+func (b build) String() string {
+	if b.tags == "" {
+		return b.goarch
+	}
+	return b.goarch + " " + b.tags
+}
+
+// allBuilds are the configurations audited by default: the assembly
+// kernels of each architecture and the portable twins (purego).
+var allBuilds = []build{{"amd64", ""}, {"amd64", "purego"}, {"arm64", ""}, {"arm64", "purego"}}
+
+// modulePackages lists the packages of module mod that the audited package
+// depends on (itself included), with the files of the given build.
+func modulePackages(pkg, mod string, b build) ([]listedPackage, error) {
+	return listPackages(pkg, mod, b, true)
+}
+
+// markedOutside returns the marked functions of module mod's packages (the
+// files of every build of allBuilds) that pkg does not depend on.
 func markedOutside(pkg, mod string) ([]secretFunc, error) {
 	var out []secretFunc
-	for _, tags := range []string{"", "purego"} {
-		deps, err := listPackages(pkg, mod, tags, true)
+	for _, b := range allBuilds {
+		deps, err := listPackages(pkg, mod, b, true)
 		if err != nil {
 			return nil, err
 		}
@@ -68,7 +86,7 @@ func markedOutside(pkg, mod string) ([]secretFunc, error) {
 		for _, p := range deps {
 			in[p.ImportPath] = true
 		}
-		all, err := listPackages(mod+"/...", mod, tags, false)
+		all, err := listPackages(mod+"/...", mod, b, false)
 		if err != nil {
 			return nil, err
 		}
@@ -87,21 +105,22 @@ func markedOutside(pkg, mod string) ([]secretFunc, error) {
 	return out, nil
 }
 
-func listPackages(pkg, mod, tags string, deps bool) ([]listedPackage, error) {
+func listPackages(pkg, mod string, b build, deps bool) ([]listedPackage, error) {
 	args := []string{"list", "-json"}
 	if deps {
 		args = append(args, "-deps")
 	}
-	if tags != "" {
-		args = append(args, "-tags", tags)
+	if b.tags != "" {
+		args = append(args, "-tags", b.tags)
 	}
 	args = append(args, pkg)
 	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "GOARCH="+b.goarch)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		return nil, fmt.Errorf("GOARCH=%s go %s: %v\n%s", b.goarch, strings.Join(args, " "), err, stderr.String())
 	}
 	var pkgs []listedPackage
 	dec := json.NewDecoder(bytes.NewReader(out))
