@@ -12,9 +12,10 @@ import (
 	"math/big"
 	"net"
 	"os"
-	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/p256tls/p256tls/internal/testsupport/selfexec"
 )
 
 // TestFIPSKeyRules: both of crypto/tls's FIPS key rules, whichever this
@@ -72,7 +73,7 @@ func fipsChild(t *testing.T, name, mode string) bool {
 	if os.Getenv("TRUSTSTORE_FIPS_CHILD") == mode {
 		return true
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.count=1", "-test.v")
+	cmd := selfexec.Command("-test.run=^"+name+"$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), "TRUSTSTORE_FIPS_CHILD="+mode, "GODEBUG=fips140="+mode)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

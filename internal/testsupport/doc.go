@@ -6,6 +6,8 @@
 //     process) that benchmarks on a shared machine report beside wall time.
 //   - testpki: keys, certificate templates and issuance for test
 //     certificate hierarchies.
+//   - selfexec: running the test binary again (a child in another
+//     mode), also under an emulator (QEMU without binfmt_misc).
 //
 // None of it is part of the library, and the library never imports it.
 package testsupport
