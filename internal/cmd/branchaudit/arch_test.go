@@ -162,3 +162,33 @@ func TestReadRules(t *testing.T) {
 		t.Error("a branch entry explains an index")
 	}
 }
+
+// An excerpt of `go tool objdump` of an arm64 binary: a prologue, a
+// register-indexed load, a loop branch, and the padding after a function.
+const objdumpARM64 = "TEXT example.com/p.f(SB) /src/p.go\n" +
+	"  p.go:3\t\t0x1000\t\tf9400b90\t\tMOVD 16(R28), R16\t\t\n" +
+	"  p.go:3\t\t0x1004\t\teb3063ff\t\tCMP R16, RSP\t\t\n" +
+	"  p.go:3\t\t0x1008\t\t54000229\t\tBLS 17(PC)\t\t\n" +
+	"  p.go:4\t\t0x100c\t\tf86978ea\t\tMOVD (R7)(R9<<3), R10\t\t\n" +
+	"  p.go:5\t\t0x1010\t\t54ffff23\t\tBCC -7(PC)\t\t\n" +
+	"  p.go:5\t\t0x1014\t\t00000000\t\t?\t\t\n" +
+	"TEXT example.com/p.k.abi0(SB) /src/p_arm64.s\n" +
+	"  p_arm64.s:8\t\t0x1040\t\tf94007e1\t\tMOVD 8(RSP), R1\t\t\n"
+
+func TestParseObjdumpARM64(t *testing.T) {
+	jumps, addrs, funcs, asm := parseObjdump("arm64", objdumpARM64)
+	var got []string
+	for _, j := range jumps {
+		got = append(got, j.kind+" "+j.instr+" "+j.addr)
+	}
+	want := "branch BLS 17(PC) 0x1008,index MOVD (R7)(R9<<3), R10 0x100c,branch BCC -7(PC) 0x1010"
+	if strings.Join(got, ",") != want {
+		t.Errorf("findings %q, want %q", strings.Join(got, ","), want)
+	}
+	if len(addrs) != 5 || len(funcs) != 2 || asm["example.com/p.k.abi0"] != "/src/p_arm64.s" {
+		t.Errorf("addrs %v, funcs %v, asm %v", addrs, funcs, asm)
+	}
+	if !stackCheck("arm64", jumps[0].instr, jumps[0].before) || stackCheck("arm64", jumps[2].instr, jumps[2].before) {
+		t.Error("the prologue's BLS is not recognised from the parsed context, or the loop's BCC is")
+	}
+}
