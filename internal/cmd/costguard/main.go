@@ -188,14 +188,28 @@ func parallel(n int, tasks []func() error) error {
 	return nil
 }
 
-func countMain(args []string) {
-	fl := flag.NewFlagSet("costguard count", flag.ExitOnError)
+// benchCommand is what count and profile share: their flags, and the
+// test binary of PKG built for the architecture asked.
+type benchCommand struct {
+	t        *tool
+	bin, dir string // the test binary and its package's directory
+	regexp   string
+	n1, n2   int64
+}
+
+// parseBench parses the flags of a subcommand taking PKG REGEXP (extra
+// adds the subcommand's own flags) and builds the test binary.
+func parseBench(name, doc string, args []string, extra func(*flag.FlagSet)) benchCommand {
+	fl := flag.NewFlagSet("costguard "+name, flag.ExitOnError)
 	arch := fl.String("arch", "arm64", "architecture (arm64: instructions and multiplies; amd64: instructions)")
 	tags := fl.String("tags", "", "build tags of the test binary")
 	n1 := fl.Int64("n1", 4, "iterations of the first run")
 	n2 := fl.Int64("n2", 44, "iterations of the second run")
+	if extra != nil {
+		extra(fl)
+	}
 	fl.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: costguard count [flags] PKG REGEXP\n\nprints instructions (and on arm64 multiplies) per iteration of every benchmark of PKG that REGEXP (-test.bench) selects")
+		fmt.Fprintf(os.Stderr, "usage: costguard %s [flags] PKG REGEXP\n\n%s\n", name, doc)
 		fl.PrintDefaults()
 	}
 	fl.Parse(args)
@@ -204,7 +218,12 @@ func countMain(args []string) {
 		os.Exit(2)
 	}
 	t, bin, dir := prepare(*arch, *tags, fl.Arg(0))
-	res, err := t.count(bin, dir, fl.Arg(1), *n1, *n2)
+	return benchCommand{t, bin, dir, fl.Arg(1), *n1, *n2}
+}
+
+func countMain(args []string) {
+	c := parseBench("count", "prints instructions (and on arm64 multiplies) per iteration of every benchmark of PKG that REGEXP (-test.bench) selects", args, nil)
+	res, err := c.t.count(c.bin, c.dir, c.regexp, c.n1, c.n2)
 	check(err)
 	for _, p := range res {
 		if p.muls >= 0 {
@@ -216,25 +235,12 @@ func countMain(args []string) {
 }
 
 func profileMain(args []string) {
-	fl := flag.NewFlagSet("costguard profile", flag.ExitOnError)
-	arch := fl.String("arch", "arm64", "architecture (arm64 or amd64)")
-	tags := fl.String("tags", "", "build tags of the test binary")
-	top := fl.Int("top", 25, "functions to list")
-	n1 := fl.Int64("n1", 4, "iterations of the first run")
-	n2 := fl.Int64("n2", 44, "iterations of the second run")
-	fl.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: costguard profile [flags] PKG REGEXP\n\nprints where the instructions and multiplies of one iteration of the one benchmark REGEXP selects go, by function")
-		fl.PrintDefaults()
-	}
-	fl.Parse(args)
-	if fl.NArg() != 2 {
-		fl.Usage()
-		os.Exit(2)
-	}
-	t, bin, dir := prepare(*arch, *tags, fl.Arg(0))
-	a, err := t.runOnce(bin, dir, fl.Arg(1), *n1, true)
+	top := 25
+	c := parseBench("profile", "prints where the instructions and multiplies of one iteration of the one benchmark REGEXP selects go, by function", args,
+		func(fl *flag.FlagSet) { fl.IntVar(&top, "top", 25, "functions to list") })
+	a, err := c.t.runOnce(c.bin, c.dir, c.regexp, c.n1, true)
 	check(err)
-	b, err := t.runOnce(bin, dir, fl.Arg(1), *n2, true)
+	b, err := c.t.runOnce(c.bin, c.dir, c.regexp, c.n2, true)
 	check(err)
 	if len(a.segments) != 1 {
 		var names []string
@@ -243,12 +249,12 @@ func profileMain(args []string) {
 		}
 		fatalf("REGEXP must select one benchmark; it selects %s", strings.Join(names, ", "))
 	}
-	res, err := difference(a.segments, b.segments, *n1, *n2)
+	res, err := difference(a.segments, b.segments, c.n1, c.n2)
 	check(err)
-	syms, err := functions(bin)
+	syms, err := functions(c.bin)
 	check(err)
-	fmt.Printf("%s (%s): %.0f instructions, %s multiplies per iteration; by function (the whole process):\n", res[0].name, *arch, res[0].insns, num(res[0].muls, "%.0f"))
-	printProfile(os.Stdout, attribute(syms, a.blocks, b.blocks, *n1, *n2), *top)
+	fmt.Printf("%s (%s): %.0f instructions, %s multiplies per iteration; by function (the whole process):\n", res[0].name, c.t.arch, res[0].insns, num(res[0].muls, "%.0f"))
+	printProfile(os.Stdout, attribute(syms, a.blocks, b.blocks, c.n1, c.n2), top)
 }
 
 // prepare builds pkg's test binary for arch.
