@@ -35,14 +35,17 @@ type group struct {
 // with the nonce, averaged over 200); verification is the guard's own
 // benchmarks on fixed keys and signatures (verify_bench_test.go: keytable's
 // draw a new key per process, and a single signature's cost moves by more
-// than 2% with it); chain verification is truststore's benchmark, whose
-// chains (new keys in every process) are averaged over 100. Repeated runs
-// agree to well under the 2% threshold (docs/arm64.md).
+// than 2% with it); chain verification is truststore's benchmark of cold
+// chains, whose chains (new keys in every process) are averaged over 100.
+// Repeated runs agree to well under the 2% threshold (docs/arm64.md). The
+// warm and cached chain paths are not guarded: their counts moved by up to
+// 20% between runs (work that follows the wall clock or another goroutine,
+// such as building a hot key's table).
 var (
 	groups = []group{
 		{"./sign", "^Benchmark(ECDSASignASN1|Sign|SignUnchecked)$", 4, 204},
 		{"./internal/cmd/costguard", "^BenchmarkGuardVerifyP(256|384)$", 8, 208},
-		{"./truststore", "^BenchmarkVerifyChain$/^path=(x509|cold|warm|cached)$", 8, 108},
+		{"./truststore", "^BenchmarkVerifyChain$/^path=(x509|cold)$", 8, 108},
 	}
 	ops = []op{
 		{"sign/ecdsa", "./sign", "BenchmarkECDSASignASN1", "", false},
@@ -56,8 +59,6 @@ var (
 		{"verify-p384/table", "./internal/cmd/costguard", "BenchmarkGuardVerifyP384/table", "verify-p384/ecdsa", false},
 		{"chain-p256/x509", "./truststore", "BenchmarkVerifyChain/path=x509", "", false},
 		{"chain-p256/cold", "./truststore", "BenchmarkVerifyChain/path=cold", "chain-p256/x509", false},
-		{"chain-p256/warm", "./truststore", "BenchmarkVerifyChain/path=warm", "chain-p256/x509", false},
-		{"chain-p256/cached", "./truststore", "BenchmarkVerifyChain/path=cached", "chain-p256/x509", false},
 	}
 )
 
