@@ -109,6 +109,7 @@ func TestMissing(t *testing.T) {
 // TestRepositoryMarkers checks that the secret path of the repository is
 // marked: the functions every signature runs through must be found.
 func TestRepositoryMarkers(t *testing.T) {
+	skipShort(t)
 	for _, b := range allBuilds {
 		pkgs, err := modulePackages(module+"/sign", module, b)
 		if err != nil {
@@ -148,6 +149,7 @@ func TestRepositoryMarkers(t *testing.T) {
 // are found (auditing internal/p256/field alone leaves sign's functions out),
 // and the repository has none outside ./sign's dependencies.
 func TestMarkedOutside(t *testing.T) {
+	skipShort(t)
 	fs, err := markedOutside(module+"/internal/p256/field", module)
 	if err != nil {
 		t.Fatal(err)
@@ -164,5 +166,14 @@ func TestMarkedOutside(t *testing.T) {
 	}
 	if fs, err := markedOutside(auditedPackage, module); err != nil || len(fs) != 0 {
 		t.Errorf("markers outside %s: %v (err %v)", auditedPackage, fs, err)
+	}
+}
+
+// skipShort skips, under -short, the tests that list the module's packages
+// for every build with the go command (slow, and pointless to repeat in
+// the arm64 run under QEMU: they read the source, not the machine code).
+func skipShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists the module's packages for four builds; runs without -short")
 	}
 }
