@@ -105,6 +105,11 @@ func guardMain(args []string) {
 	check(parallel(*jobs, tasks))
 
 	rows := judge(ops, cur, base)
+	if *update {
+		for i := range rows {
+			rows[i].verdict = "(written to the baseline)"
+		}
+	}
 	printTable(os.Stdout, rows)
 	fmt.Printf("costguard: counted %s in %.0fs (n1/n2 iterations: %s)\n", *arches, time.Since(start).Seconds(), iterations())
 	if *update {
