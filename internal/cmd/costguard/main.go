@@ -157,13 +157,13 @@ func iterations() string {
 }
 
 func baselineHeader() string {
-	return fmt.Sprintf(`# Baseline of scripts/costguard (internal/cmd/costguard): instructions and,
-# on arm64, multiplies per operation, counted under QEMU user mode with
-# scripts/armcount/armcount.c (qemu-aarch64, qemu-x86_64 -cpu max); see
-# docs/arm64.md. Written by
-# scripts/costguard -update (%s, %s). A change that moves an operation by
-# more than 2%% commits the new baseline with its reason. The columns after
-# the counts (the reference and the ratios to it) are for reading only.
+	return fmt.Sprintf(`# Baseline of scripts/costguard (internal/cmd/costguard): instructions
+# and, on arm64, multiplies per operation, counted under QEMU user mode
+# with scripts/armcount/armcount.c (qemu-aarch64, qemu-x86_64 -cpu max);
+# see docs/arm64.md. Written by scripts/costguard -update (%s, %s).
+# A change that moves an operation by more than 2%% commits the new
+# baseline with its reason. The columns after the counts (the reference
+# and the ratios to it) are for reading only.
 `, runtime.Version(), time.Now().UTC().Format("2006-01-02"))
 }
 
