@@ -211,19 +211,20 @@ var (
 
 // pointerResult reports whether the register an instruction writes holds
 // a pointer afterwards: an argument loaded from the frame, a symbol's
-// address, or a pointer moved by a constant (ADD/SUB $c, Rs[, Rd]).
+// address, the stack pointer, or one of them moved by a constant (ADD/SUB
+// $c, Rs[, Rd]; a frame's scratch space is ADD $8, RSP, Rd).
 func pointerResult(op string, args []string, ptr map[string]bool) bool {
 	switch {
 	case op == "MOVD" && len(args) == 2 && (argLoad.MatchString(args[0]) || symAddr.MatchString(args[0])):
 		return true
-	case op == "MOVD" && len(args) == 2 && ptr[args[0]]:
+	case op == "MOVD" && len(args) == 2 && (ptr[args[0]] || args[0] == "RSP"):
 		return true
 	case (op == "ADD" || op == "SUB") && len(args) >= 2 && constStep.MatchString(args[0]):
 		src := args[len(args)-1]
 		if len(args) == 3 {
 			src = args[1]
 		}
-		return ptr[src]
+		return ptr[src] || src == "RSP"
 	}
 	return false
 }

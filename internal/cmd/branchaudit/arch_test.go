@@ -86,6 +86,8 @@ const asmBody = `	MOVD	x+8(FP), R1
 	MOVD	8(R12), R13
 	MOVD	R3, R1
 	MOVD	(R1), R14
+	ADD	$8, RSP, R15
+	VST1	[V0.B16, V1.B16], (R15)
 loop:
 	SUBS	$1, R2, R2
 	BNE	loop
