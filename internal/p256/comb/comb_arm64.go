@@ -25,15 +25,11 @@ var (
 
 // The assembly kernels on the secret path (audited by scripts/branch-audit):
 //
-//p256tls:secret-asm lookupAsm addMixedAsm combStepAsm
+//p256tls:secret-asm addMixedAsm combStepAsm
 
-// lookup sets e = tab[idx−1] for idx ∈ [1, entries], reading every entry
-// and keeping the one wanted by mask.
-//
-//p256tls:secret
-func lookup(e *point.Affine, tab *[entries]point.Affine, idx int) {
-	lookupAsm((*[8]uint64)(unsafe.Pointer(e)), (*[entries][8]uint64)(unsafe.Pointer(tab)), idx)
-}
+// lookup is the portable lookup: on arm64 the comb reads its table inside
+// combStepAsm, and only the tests (through stepGeneric) call this one.
+func lookup(e *point.Affine, tab *[entries]point.Affine, idx int) { lookupGeneric(e, tab, idx) }
 
 // addMixed sets out = q + a with the complete mixed addition.
 //

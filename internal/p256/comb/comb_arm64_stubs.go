@@ -4,12 +4,6 @@
 
 package comb
 
-// lookupAsm sets e to entry idx−1 of tab (a point.Affine each), idx ∈ [1, 32].
-// It reads all 32 entries and keeps the wanted one by mask. Constant time.
-//
-//go:noescape
-func lookupAsm(e *[8]uint64, tab *[32][8]uint64, idx int)
-
 // addMixedAsm sets out = q + a (point.Projective, point.Affine), the complete
 // mixed addition (RCB algorithm 5). Constant time; out may alias q.
 //

@@ -5,17 +5,17 @@
 //
 // The kernels:
 //
-//   - lookupAsm reads all 2^(w−1) entries of one table position with NEON
-//     loads and keeps the wanted one with a mask made by a compare (VCMEQ,
-//     VBIT): every entry is read, no address depends on the digit, and the
-//     unrolled code has no branch at all.
-//   - addMixedAsm and combStepAsm are the complete mixed addition of
-//     internal/_asmlib/formula (Renes, Costello and Batina, algorithm 5,
-//     a = −3) on a64's P-256 field arithmetic (the same code as package
-//     field's arm64 kernels), every value fully reduced, no branch.
-//     combStepAsm is one comb position: the lookup, the conditional
-//     negation of y and the choice between the old and the new sum, by
-//     CSEL.
+//   - combStepAsm is one comb position. It reads all 2^(w−1) entries of
+//     the position's table with NEON loads and keeps the wanted one with a
+//     mask made by a compare (VCMEQ, VBIT): every entry is read, no address
+//     depends on the digit, and the unrolled code has no branch at all.
+//     Then it negates y under a CSEL, adds, and chooses between the old and
+//     the new sum by CSEL.
+//   - addMixedAsm and combStepAsm's addition are the complete mixed
+//     addition of internal/_asmlib/formula (Renes, Costello and Batina,
+//     algorithm 5, a = −3) on a64's P-256 field arithmetic (the same code
+//     as package field's arm64 kernels), every value fully reduced, no
+//     branch.
 package main
 
 import (
@@ -42,7 +42,6 @@ func main() {
 	f := a64.NewFile(*pkg)
 	g := &gen{f: f, entries: 1 << (*width - 1)}
 	g.b = f.Const64("combB", curvedef.P256().Montgomery(curvedef.P256().B)...)
-	g.lookup()
 	g.addMixed()
 	g.step()
 	cmd := "go run ./arm64 " + strings.Join(os.Args[1:], " ")
@@ -91,19 +90,6 @@ func (g *gen) lookupBody(fn *a64.Func, tab, idx, one a64.GP) {
 			fn.VADD(vCount, vCount, vOne)
 		}
 	}
-}
-
-func (g *gen) lookup() {
-	fn := g.f.Func("lookupAsm", "func(e *[8]uint64, tab "+g.tabSig()+", idx int)",
-		fmt.Sprintf("lookupAsm sets e to entry idx−1 of tab (a point.Affine each), idx ∈ [1, %d].\n"+
-			"It reads all %d entries and keeps the wanted one by mask. Constant time.", g.entries, g.entries))
-	e, tab, idx, one := a64.GP(0), a64.GP(1), a64.GP(2), a64.GP(3)
-	fn.Load("tab", tab)
-	fn.Load("idx", idx)
-	g.lookupBody(fn, tab, idx, one)
-	fn.Load("e", e)
-	fn.VST1(e, false, vSum...)
-	fn.RET()
 }
 
 // The frame of the additions: the affine addend, the formula's
