@@ -84,9 +84,11 @@ func (fn *Func) EXTR(d, hi, lo GP, n int) { fn.I("EXTR", n, lo, hi, d) }
 // NEG sets d = −a.
 func (fn *Func) NEG(d, a GP) { fn.I("NEG", a, d) }
 
-// CSEL sets d = a if c holds, b otherwise; CSETM sets d to all ones if c
-// holds, zero otherwise. Neither branches: the constant-time selections.
+// CSEL sets d = a if c holds, b otherwise; CSET sets d to 1 if c holds,
+// zero otherwise; CSETM sets d to all ones if c holds, zero otherwise. None
+// branches: the constant-time selections.
 func (fn *Func) CSEL(c Cond, d, a, b GP) { fn.I("CSEL", c, a, b, d) }
+func (fn *Func) CSET(c Cond, d GP)       { fn.I("CSET", c, d) }
 func (fn *Func) CSETM(c Cond, d GP)      { fn.I("CSETM", c, d) }
 
 // Branches, on public conditions only: B to a label, BCond on a

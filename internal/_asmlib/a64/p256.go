@@ -40,46 +40,7 @@ func (f *P256) Mul(x, y []GP, regs *Pool) []GP {
 	tmp := regs.GetN(2)
 	fn.Comment("x·y, by rows: the low halves of a row on one carry chain, then its high halves")
 	for i := 0; i < 4; i++ {
-		if i == 0 {
-			// t[0..4] = x·y0 < 2^320.
-			for j := 0; j < 4; j++ {
-				fn.MUL(t[j], x[j], y[0])
-			}
-			fn.UMULH(t[4], x[3], y[0])
-			for j := 0; j < 3; j++ {
-				fn.UMULH(tmp[j%2], x[j], y[0])
-				if j == 0 {
-					fn.ADDS(t[1], t[1], tmp[0])
-				} else {
-					fn.ADCS(t[j+1], t[j+1], tmp[j%2])
-				}
-			}
-			fn.ADC(t[4], t[4], ZR)
-			continue
-		}
-		// t[i..i+4] + x·yi < 2^(64(i+5)): neither chain carries out of
-		// t[i+4]. MUL and UMULH leave the flags alone, so they run inside
-		// the chains.
-		for j := 0; j < 4; j++ {
-			fn.MUL(tmp[j%2], x[j], y[i])
-			if j == 0 {
-				fn.ADDS(t[i], t[i], tmp[0])
-			} else {
-				fn.ADCS(t[i+j], t[i+j], tmp[j%2])
-			}
-		}
-		fn.ADC(t[i+4], ZR, ZR)
-		for j := 0; j < 4; j++ {
-			fn.UMULH(tmp[j%2], x[j], y[i])
-			switch j {
-			case 0:
-				fn.ADDS(t[i+1], t[i+1], tmp[0])
-			case 3:
-				fn.ADC(t[i+4], t[i+4], tmp[1])
-			default:
-				fn.ADCS(t[i+1+j], t[i+1+j], tmp[j%2])
-			}
-		}
+		productRow(fn, t, x, y[i], i, tmp)
 	}
 	regs.Put(tmp...)
 	return f.reduce(t, regs)
