@@ -314,18 +314,25 @@ func (r *red384) round(k int, regs *Pool) {
 // finish returns u + h mod p in u's registers, for the reduced low half
 // u ≤ p and the high half h < p, and gives h's registers back to regs.
 func (f *P384) finish(u, h []GP, regs *Pool) []GP {
-	fn := f.fn
-	fn.Comment("plus the high half, then minus p if that does not borrow")
-	c := regs.Get()
-	fn.ADDS(u[0], u[0], h[0])
-	for i := 1; i < 6; i++ {
-		fn.ADCS(u[i], u[i], h[i])
-	}
-	fn.CSET(CS, c)
-	f.subP(u, c, h)
-	regs.Put(c)
+	f.fn.Comment("plus the high half, then minus p if that does not borrow")
+	f.addMod(u, u, h, h, regs)
 	regs.Put(h...)
 	return u
+}
+
+// addMod sets d = a + b mod p, for a + b < 2p, with s (six registers, not
+// d's) as scratch; it takes one more register from regs and gives it back.
+// d may be a or b.
+func (f *P384) addMod(d, a, b, s []GP, regs *Pool) {
+	fn := f.fn
+	c := regs.Get()
+	fn.ADDS(d[0], a[0], b[0])
+	for i := 1; i < 6; i++ {
+		fn.ADCS(d[i], a[i], b[i])
+	}
+	fn.CSET(CS, c)
+	f.subP(d, c, s)
+	regs.Put(c)
 }
 
 // subP sets u = u − p if the seven-limb value (c:u) is at least p, with d
@@ -350,17 +357,9 @@ func (f *P384) subP(u []GP, c GP, d []GP) {
 // and gives them back.
 func (f *P384) Add(x, y []GP, regs *Pool) []GP {
 	sameOperand(x, y)
-	fn := f.fn
-	c := regs.Get()
-	fn.ADDS(y[0], x[0], y[0])
-	for i := 1; i < 6; i++ {
-		fn.ADCS(y[i], x[i], y[i])
-	}
-	fn.CSET(CS, c)
-	d := regs.GetN(6)
-	f.subP(y, c, d)
-	regs.Put(d...)
-	regs.Put(c)
+	s := regs.GetN(6)
+	f.addMod(y, x, y, s, regs)
+	regs.Put(s...)
 	return y
 }
 

@@ -282,6 +282,41 @@ func TestKernelsRandom(t *testing.T) {
 	}
 }
 
+// TestKernelsDigits checks each kernel on products x·1 whose reduction
+// digits are chosen. The digits of x·y are the limbs of Q = −x·y·p⁻¹ mod R,
+// so x = −Q·p mod R (kept if < p) times the limbs 1 makes them Q's limbs,
+// here every combination of limbs from a few patterns: runs of zero digits,
+// which let a round's borrow travel through them, all-ones digits and P-384's
+// digit 2^64 − 2^32 + 1 (the one where m + m>>32 = 2^64), which random
+// inputs reach with probability 2^-64 or less.
+func TestKernelsDigits(t *testing.T) {
+	pats := []uint64{0, 1, kAllOnes, 0xffffffff00000001}
+	mR := new(big.Int).Lsh(big.NewInt(1), 384)
+	mR.Sub(mR, big.NewInt(1)) // R − 1, a mask
+	var xs []Element
+	for c := 0; c < 1<<(2*6); c++ {
+		var q [6]uint64
+		for j := range q {
+			q[j] = pats[c>>(2*j)&3]
+		}
+		x := new(big.Int).Mul(kLimbsToBig(q), kpBig)
+		x.Neg(x).And(x, mR)
+		if x.Cmp(kpBig) < 0 {
+			xs = append(xs, kBigToElement(t, x))
+		}
+	}
+	y := Element{1}
+	t.Logf("%d values", len(xs))
+	for _, k := range kernels() {
+		t.Run(k.name, func(t *testing.T) {
+			for i, x := range xs {
+				wm, ws := kExpect(t, x, y, i%4 == 0)
+				kCheck(t, k, x, y, wm, ws)
+			}
+		})
+	}
+}
+
 // TestKernelsChain runs a long dependency chain of products and squares
 // through each kernel and compares the final values with math/big.
 func TestKernelsChain(t *testing.T) {
