@@ -7,6 +7,24 @@
 // The arithmetic (the products, the multiplication-free reduction, the
 // conditional subtraction) is a64's P384, shared with fused point kernels;
 // this program only loads the operands and stores the result.
+//
+// Measured without an arm64 machine: the kernel's instructions up to its
+// RET in the arm64 test binary (aarch64-linux-gnu-objdump -d), its
+// multiplies, and llvm-mca-14 -mtriple=aarch64 -iterations=200 cycles per
+// call for -mcpu=neoverse-n1, neoverse-v1 and apple-m1 (LLVM 14 models
+// both Neoverse cores as Cortex-A57: three-wide, two integer pipes and one
+// for multiplies and shifted operands, which bound these kernels; M1 as
+// Cyclone), with crypto/ecdsa's P-384 field (fiat, Go) beside them:
+//
+//	mulAsm     251 insns, 72 MUL/UMULH:  89.2 / 89.2 / 80.1 cycles
+//	squareAsm  200 insns, 42 MUL/UMULH:  72.2 / 72.2 / 73.2 cycles
+//	crypto/internal/fips140/nistec/fiat.p384Mul     504, 96:  188.1 / 188.1 / 183.1
+//	crypto/internal/fips140/nistec/fiat.p384Square  427, 66:  144.2 / 144.2 / 135.2
+//
+// Per operation under QEMU (/work/shared/tools/armcount, ARMCOUNT_N1=10000
+// ARMCOUNT_N2=210000, '^BenchmarkMul$/^dispatch$' and Square): Element.Mul
+// 268 instructions against 592 for the Go twin (-tags purego), Square 215
+// against 428, the same 72 and 42 multiplies.
 package main
 
 import "github.com/p256tls/p256tls/internal/_asmlib/a64"
