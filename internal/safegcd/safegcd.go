@@ -340,12 +340,13 @@ func divstepsVartime(eta int64, f, g uint64) (int64, matrix) {
 	return eta, matrix{u, v, q, r}
 }
 
-// divstepsConst performs n ≤ 62 half-delta divsteps on the low bits of f
-// (odd) and g and returns the new h = δ − 1/2 and their matrix, scaled by
-// 2^n. Constant time: n is public and there are no branches on data.
+// divstepsConstGeneric performs n ≤ 62 half-delta divsteps on the low bits
+// of f (odd) and g and returns the new h = δ − 1/2 and their matrix, scaled
+// by 2^n. Constant time: n is public and there are no branches on data.
+// It is divstepsConst's portable twin.
 //
 //p256tls:secret
-func divstepsConst(h int64, f, g uint64, n int) (int64, matrix) {
+func divstepsConstGeneric(h int64, f, g uint64, n int) (int64, matrix) {
 	// 2^k·f_k = u·f + v·g, 2^k·g_k = q·f + r·g after k steps; the entries
 	// are kept as two's complement uint64.
 	u, v, q, r := uint64(1), uint64(0), uint64(0), uint64(1)
@@ -400,13 +401,14 @@ func shr62(hi, lo uint64) (uint64, uint64) {
 	return uint64(int64(hi) >> limbBits), lo>>limbBits | hi<<(64-limbBits)
 }
 
-// updateFG sets (f, g) ← ((u·f + v·g)/2^62, (q·f + r·g)/2^62), both held
-// in their low n limbs (the divisions are exact by construction of t). n is
-// public: always 5 in Div, the current length of f and g in DivVartime.
-// |f'|, |g'| ≤ max(|f|, |g|) since |u|+|v|, |q|+|r| ≤ 2^62.
+// updateFGGeneric sets (f, g) ← ((u·f + v·g)/2^62, (q·f + r·g)/2^62), both
+// held in their low n limbs (the divisions are exact by construction of t).
+// n is public: always 5 in Div, the current length of f and g in
+// DivVartime. |f'|, |g'| ≤ max(|f|, |g|) since |u|+|v|, |q|+|r| ≤ 2^62.
+// It is updateFG's portable twin.
 //
 //p256tls:secret
-func updateFG(f, g *num, t *matrix, n int) {
+func updateFGGeneric(f, g *num, t *matrix, n int) {
 	u, v, q, r := t.u, t.v, t.q, t.r
 	top := n - 1
 	var fh, fl, gh, gl uint64
@@ -452,15 +454,16 @@ func updateFG(f, g *num, t *matrix, n int) {
 	}
 }
 
-// updateDE sets (d, e) ← ((u·d + v·e + md·M)/2^62, (q·d + r·e + me·M)/2^62)
-// with md, me chosen to make the divisions exact, keeping d ≡ (u·d+v·e)/2^62
-// (mod M), on mod.n limbs. For d, e in (−2M, M) the results are in
-// (−2M, M): with the negative ones counted as d+M, e+M in (−M, M),
-// |u·d + v·e| < 2^62·M, and the correction md − (u·[d<0] + v·[e<0]) is in
-// (−2^62, 0]. Constant time.
+// updateDEGeneric sets (d, e) ← ((u·d + v·e + md·M)/2^62,
+// (q·d + r·e + me·M)/2^62) with md, me chosen to make the divisions exact,
+// keeping d ≡ (u·d+v·e)/2^62 (mod M), on mod.n limbs. For d, e in (−2M, M)
+// the results are in (−2M, M): with the negative ones counted as d+M, e+M
+// in (−M, M), |u·d + v·e| < 2^62·M, and the correction
+// md − (u·[d<0] + v·[e<0]) is in (−2^62, 0]. Constant time. It is
+// updateDE's portable twin.
 //
 //p256tls:secret
-func updateDE(d, e *num, t *matrix, mod *core) {
+func updateDEGeneric(d, e *num, t *matrix, mod *core) {
 	u, v, q, r := t.u, t.v, t.q, t.r
 	top := mod.n - 1
 	sd, se := d[top]>>63, e[top]>>63

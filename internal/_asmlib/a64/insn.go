@@ -84,12 +84,31 @@ func (fn *Func) EXTR(d, hi, lo GP, n int) { fn.I("EXTR", n, lo, hi, d) }
 // NEG sets d = −a.
 func (fn *Func) NEG(d, a GP) { fn.I("NEG", a, d) }
 
+// SMULH sets d = hi(a·b) of the signed 128-bit product; MADD sets
+// d = c + lo(a·b). Neither touches the flags.
+func (fn *Func) SMULH(d, a, b GP)   { fn.I("SMULH", b, a, d) }
+func (fn *Func) MADD(d, a, b, c GP) { fn.I("MADD", b, c, a, d) }
+
+// SBFX sets d to the width bits of a from bit lsb up, sign-extended.
+func (fn *Func) SBFX(d, a GP, lsb, width int) { fn.I("SBFX", lsb, a, width, d) }
+
+// TST sets N and Z from a AND b.
+func (fn *Func) TST(a GP, b any) { fn.I("TST", b, a) }
+
+// CCMP sets the flags of a − b if c holds, and to nzcv (the four flag bits,
+// N = 8, Z = 4, C = 2, V = 1) otherwise: the conjunction of two conditions
+// without a branch. b is a register or an immediate 0–31.
+func (fn *Func) CCMP(c Cond, a GP, b any, nzcv int) { fn.I("CCMP", c, a, b, Imm(int64(nzcv))) }
+
 // CSEL sets d = a if c holds, b otherwise; CSET sets d to 1 if c holds,
 // zero otherwise; CSETM sets d to all ones if c holds, zero otherwise. None
 // branches: the constant-time selections.
 func (fn *Func) CSEL(c Cond, d, a, b GP) { fn.I("CSEL", c, a, b, d) }
 func (fn *Func) CSET(c Cond, d GP)       { fn.I("CSET", c, d) }
 func (fn *Func) CSETM(c Cond, d GP)      { fn.I("CSETM", c, d) }
+
+// CSNEG sets d = a if c holds, −b otherwise; it does not branch either.
+func (fn *Func) CSNEG(c Cond, d, a, b GP) { fn.I("CSNEG", c, a, b, d) }
 
 // Branches, on public conditions only: B to a label, BCond on a
 // condition, CBZ/CBNZ on a register being zero or not.

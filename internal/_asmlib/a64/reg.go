@@ -148,7 +148,8 @@ func List(arr string, vs ...V) Operand {
 type Cond string
 
 // The conditions the kernels use. After SUBS/SBCS, CS (carry set) means
-// no borrow and CC a borrow.
+// no borrow and CC a borrow; GE and LT are the signed comparisons (N = V,
+// N ≠ V).
 const (
 	EQ Cond = "EQ"
 	NE Cond = "NE"
@@ -158,6 +159,8 @@ const (
 	PL Cond = "PL"
 	HI Cond = "HI"
 	LS Cond = "LS"
+	GE Cond = "GE"
+	LT Cond = "LT"
 )
 
 // operand turns the things the instruction helpers accept into operands.

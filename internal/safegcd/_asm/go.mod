@@ -1,0 +1,7 @@
+module github.com/p256tls/p256tls/internal/safegcd/_asm
+
+go 1.26.0
+
+require github.com/p256tls/p256tls/internal/_asmlib v0.0.0
+
+replace github.com/p256tls/p256tls/internal/_asmlib => ../../_asmlib

@@ -1,0 +1,192 @@
+//go:build arm64 && !purego
+
+package safegcd
+
+// The arm64 kernels against their portable twins, bit for bit: every
+// output word, on edge and random inputs, including inputs the divisions
+// never produce (any h, high bits of f and g set, matrices beyond the
+// divstep bound), since the kernels promise the twins' results whatever
+// the data. The divisions through the kernels are checked against
+// math/big by the tests of safegcd_test.go, which run here too.
+
+import (
+	"math"
+	"math/big"
+	"math/rand"
+	"testing"
+)
+
+// kernelWords are 64-bit words with long runs of zeros and ones, for the
+// low bits of f and g.
+var kernelWords = []uint64{
+	0, 1, 2, 3, 5, 1 << 61, 1<<62 - 1, 1 << 62, 1 << 63, math.MaxUint64,
+	0x5555555555555555, 0xaaaaaaaaaaaaaaaa, 0xffffffff00000000, 0x00000000ffffffff,
+	0xffff0000ffff0000, 0x8000000000000001, 0x0000000100000001, 0xfffffffffffffffe,
+	0x3fffffffffffffff, 0xc000000000000001, 0xf3b9cac2fc632551, 0xffffffffffffffed,
+}
+
+// kernelH are values of h = δ − 1/2: the small ones the divisions reach
+// and the extremes of int64.
+var kernelH = []int64{0, -1, 1, -2, 2, 30, -30, 61, -62, 589, -590, math.MaxInt64, math.MinInt64, math.MaxInt64 - 61, math.MinInt64 + 62}
+
+func TestDivstepsKernels(t *testing.T) {
+	kernels := []struct {
+		n   int
+		asm func(h int64, x, y uint64, t *matrix) int64
+	}{{62, divsteps62Asm}, {32, divsteps32Asm}}
+	r := rand.New(rand.NewSource(21))
+	check := func(n int, asm func(int64, uint64, uint64, *matrix) int64, h int64, f, g uint64) {
+		t.Helper()
+		f |= 1
+		wantH, want := divstepsConstGeneric(h, f, g, n)
+		got := matrix{1, 2, 3, 4} // overwritten whole
+		if gotH := asm(h, f, g, &got); gotH != wantH || got != want {
+			t.Fatalf("divsteps%dAsm(%d, %#x, %#x) = %d, %+v; want %d, %+v", n, h, f, g, gotH, got, wantH, want)
+		}
+	}
+	iters := 200000
+	if testing.Short() {
+		iters = 20000
+	}
+	for _, k := range kernels {
+		for _, h := range kernelH {
+			for _, f := range kernelWords {
+				for _, g := range kernelWords {
+					check(k.n, k.asm, h, f, g)
+				}
+			}
+		}
+		for i := 0; i < iters; i++ {
+			f, g := r.Uint64(), r.Uint64()
+			switch i % 6 {
+			case 1: // long runs of zeros at the bottom of g, or all of it
+				g <<= uint(r.Intn(65))
+			case 2:
+				g = f * uint64(r.Intn(8))
+			case 3: // runs of ones
+				f |= math.MaxUint64 >> uint(r.Intn(64))
+				g |= math.MaxUint64 << uint(r.Intn(64))
+			case 4:
+				g = -f
+			}
+			h := int64(r.Intn(1200)) - 600
+			if i%10 == 0 {
+				h = kernelH[r.Intn(len(kernelH))] + int64(r.Intn(5)) - 2
+			}
+			check(k.n, k.asm, h, f, g)
+		}
+	}
+}
+
+// randMatrix returns a matrix: random, or at the divstep bound
+// |u|+|v| = 2^62, or any 64-bit entries.
+func randMatrix(r *rand.Rand, i int) matrix {
+	const two62 = int64(1) << 62
+	sign := func() int64 { return 1 - 2*int64(r.Intn(2)) }
+	row := func() (int64, int64) {
+		switch i % 5 {
+		case 0:
+			a := r.Int63n(two62 + 1)
+			return a * sign(), (two62 - a) * sign()
+		case 1:
+			return two62 * sign(), 0
+		case 2:
+			return int64(r.Uint64()), int64(r.Uint64())
+		case 3:
+			return -two62 / 2, -two62 / 2
+		}
+		return r.Int63n(two62) - two62/2, r.Int63n(two62) - two62/2
+	}
+	var m matrix
+	m.u, m.v = row()
+	m.q, m.r = row()
+	return m
+}
+
+// randNum returns an n-limb number with limbs 0..n−2 in [0, 2^62) (often
+// 0 or 2^62 − 1) and a signed top limb, the unused limbs set to a marker
+// that must survive.
+func randNum(r *rand.Rand, n int) num {
+	var a num
+	for i := 0; i < n-1; i++ {
+		switch r.Intn(4) {
+		case 0:
+			a[i] = 0
+		case 1:
+			a[i] = limbMask
+		default:
+			a[i] = int64(r.Uint64() & limbMask)
+		}
+	}
+	switch r.Intn(4) {
+	case 0:
+		a[n-1] = int64(r.Intn(512)) - 256
+	case 1:
+		a[n-1] = -1
+	default:
+		a[n-1] = int64(r.Uint64())
+	}
+	for i := n; i < maxLimbs; i++ {
+		a[i] = 0x0123456789abcdef
+	}
+	return a
+}
+
+func TestUpdateFGKernels(t *testing.T) {
+	kernels := []struct {
+		n   int
+		asm func(x, y *num, t *matrix)
+	}{{nLimbs256, updateFG5Asm}, {nLimbs384, updateFG7Asm}}
+	r := rand.New(rand.NewSource(22))
+	for _, k := range kernels {
+		for i := 0; i < 20000; i++ {
+			f, g, tm := randNum(r, k.n), randNum(r, k.n), randMatrix(r, i)
+			wf, wg := f, g
+			updateFGGeneric(&wf, &wg, &tm, k.n)
+			k.asm(&f, &g, &tm)
+			if f != wf || g != wg {
+				t.Fatalf("updateFG%dAsm(%+v):\n f = %x\nwant %x\n g = %x\nwant %x", k.n, tm, f, wf, g, wg)
+			}
+		}
+	}
+}
+
+func TestUpdateDEKernels(t *testing.T) {
+	kernels := []struct {
+		n   int
+		asm func(d, e *num, t *matrix, m *num, minv uint64)
+	}{{nLimbs256, updateDE5Asm}, {nLimbs384, updateDE7Asm}}
+	r := rand.New(rand.NewSource(23))
+	var mods []*core
+	for _, m := range testModuli(r) {
+		mods = append(mods, &NewModulus(fromBig(m)).core)
+	}
+	for _, m := range testModuli384(r) {
+		mods = append(mods, &NewModulus384(fromBig6(m)).core)
+	}
+	for _, mod := range mods {
+		asm := kernels[0].asm
+		if mod.n == nLimbs384 {
+			asm = kernels[1].asm
+		}
+		for i := 0; i < 2000; i++ {
+			d, e, tm := randNum(r, mod.n), randNum(r, mod.n), randMatrix(r, i)
+			if i%2 == 0 {
+				// d, e in (−2M, M), as the divisions keep them.
+				m := numToBig(&mod.m)
+				lo := new(big.Int).Lsh(m, 1)
+				lo.Neg(lo).Add(lo, big.NewInt(1))
+				span := new(big.Int).Mul(m, big.NewInt(3))
+				span.Sub(span, big.NewInt(1))
+				d = bigToNum(new(big.Int).Add(new(big.Int).Rand(r, span), lo), mod.n)
+				e = bigToNum(new(big.Int).Add(new(big.Int).Rand(r, span), lo), mod.n)
+			}
+			wd, we := d, e
+			updateDEGeneric(&wd, &we, &tm, mod)
+			asm(&d, &e, &tm, &mod.m, mod.minv)
+			if d != wd || e != we {
+				t.Fatalf("updateDE%dAsm(%+v) mod %x:\n d = %x\nwant %x\n e = %x\nwant %x", mod.n, tm, mod.m, d, wd, e, we)
+			}
+		}
+	}
+}

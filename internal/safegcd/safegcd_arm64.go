@@ -1,0 +1,59 @@
+//go:build arm64 && !purego
+
+package safegcd
+
+// On arm64 the divsteps of Div (its 62- and 32-step batches) and the matrix
+// updates at the full sizes (5 and 7 limbs) are the generated kernels of
+// safegcd_arm64.s (_asm/arm64); other counts and sizes, which only the
+// variable-time division's shrinking f and g and the tests reach, take the
+// portable twins. The choice depends on public counts only.
+//
+// The assembly kernels on the secret path (audited by scripts/branch-audit):
+//
+//p256tls:secret-asm divsteps62Asm divsteps32Asm updateFG5Asm updateDE5Asm updateFG7Asm updateDE7Asm
+
+// divstepsConst performs n ≤ 62 half-delta divsteps, as
+// divstepsConstGeneric does.
+//
+//p256tls:secret
+func divstepsConst(h int64, f, g uint64, n int) (int64, matrix) {
+	var t matrix
+	switch n {
+	case 62:
+		h = divsteps62Asm(h, f, g, &t)
+	case 32:
+		h = divsteps32Asm(h, f, g, &t)
+	default:
+		return divstepsConstGeneric(h, f, g, n)
+	}
+	return h, t
+}
+
+// updateFG applies t to f and g on their low n limbs, as updateFGGeneric
+// does.
+//
+//p256tls:secret
+func updateFG(f, g *num, t *matrix, n int) {
+	switch n {
+	case nLimbs256:
+		updateFG5Asm(f, g, t)
+	case nLimbs384:
+		updateFG7Asm(f, g, t)
+	default:
+		updateFGGeneric(f, g, t, n)
+	}
+}
+
+// updateDE applies t to d and e modulo M, as updateDEGeneric does.
+//
+//p256tls:secret
+func updateDE(d, e *num, t *matrix, mod *core) {
+	switch mod.n {
+	case nLimbs256:
+		updateDE5Asm(d, e, t, &mod.m, mod.minv)
+	case nLimbs384:
+		updateDE7Asm(d, e, t, &mod.m, mod.minv)
+	default:
+		updateDEGeneric(d, e, t, mod)
+	}
+}
