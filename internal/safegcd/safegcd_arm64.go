@@ -2,15 +2,15 @@
 
 package safegcd
 
-// On arm64 the divsteps of Div (its 62- and 32-step batches) and the matrix
-// updates at the full sizes (5 and 7 limbs) are the generated kernels of
-// safegcd_arm64.s (_asm/arm64); other counts and sizes, which only the
-// variable-time division's shrinking f and g and the tests reach, take the
-// portable twins. The choice depends on public counts only.
+// On arm64 the divsteps of Div (its 62- and 32-step batches), the update
+// of f and g at every length and the update of d and e at both sizes are
+// the generated kernels of safegcd_arm64.s (_asm/arm64); other divstep
+// counts, which only the tests use, take the portable twin. The choices
+// depend on public counts only.
 //
 // The assembly kernels on the secret path (audited by scripts/branch-audit):
 //
-//p256tls:secret-asm divsteps62Asm divsteps32Asm updateFG5Asm updateDE5Asm updateFG7Asm updateDE7Asm
+//p256tls:secret-asm divsteps62Asm divsteps32Asm updateFG5Asm updateDE5Asm
 
 // divstepsConst performs n ≤ 62 half-delta divsteps, as
 // divstepsConstGeneric does.
@@ -35,12 +35,20 @@ func divstepsConst(h int64, f, g uint64, n int) (int64, matrix) {
 //p256tls:secret
 func updateFG(f, g *num, t *matrix, n int) {
 	switch n {
-	case nLimbs256:
+	case 1:
+		updateFG1Asm(f, g, t)
+	case 2:
+		updateFG2Asm(f, g, t)
+	case 3:
+		updateFG3Asm(f, g, t)
+	case 4:
+		updateFG4Asm(f, g, t)
+	case 5:
 		updateFG5Asm(f, g, t)
-	case nLimbs384:
-		updateFG7Asm(f, g, t)
+	case 6:
+		updateFG6Asm(f, g, t)
 	default:
-		updateFGGeneric(f, g, t, n)
+		updateFG7Asm(f, g, t)
 	}
 }
 

@@ -18,11 +18,47 @@ func divsteps62Asm(h int64, x, y uint64, t *matrix) (hOut int64)
 //go:noescape
 func divsteps32Asm(h int64, x, y uint64, t *matrix) (hOut int64)
 
-// updateFG5Asm is updateFGGeneric(x, y, t, 5), bit for bit, for limbs 0..3 of x
-// and y in [0, 2^62) and x and y not aliased. Constant time.
+// updateFG1Asm is updateFGGeneric(x, y, t, 1), bit for bit, for limbs below the
+// top one in [0, 2^62) and x and y not aliased. Constant time.
+//
+//go:noescape
+func updateFG1Asm(x, y *num, t *matrix)
+
+// updateFG2Asm is updateFGGeneric(x, y, t, 2), bit for bit, for limbs below the
+// top one in [0, 2^62) and x and y not aliased. Constant time.
+//
+//go:noescape
+func updateFG2Asm(x, y *num, t *matrix)
+
+// updateFG3Asm is updateFGGeneric(x, y, t, 3), bit for bit, for limbs below the
+// top one in [0, 2^62) and x and y not aliased. Constant time.
+//
+//go:noescape
+func updateFG3Asm(x, y *num, t *matrix)
+
+// updateFG4Asm is updateFGGeneric(x, y, t, 4), bit for bit, for limbs below the
+// top one in [0, 2^62) and x and y not aliased. Constant time.
+//
+//go:noescape
+func updateFG4Asm(x, y *num, t *matrix)
+
+// updateFG5Asm is updateFGGeneric(x, y, t, 5), bit for bit, for limbs below the
+// top one in [0, 2^62) and x and y not aliased. Constant time.
 //
 //go:noescape
 func updateFG5Asm(x, y *num, t *matrix)
+
+// updateFG6Asm is updateFGGeneric(x, y, t, 6), bit for bit, for limbs below the
+// top one in [0, 2^62) and x and y not aliased. Constant time.
+//
+//go:noescape
+func updateFG6Asm(x, y *num, t *matrix)
+
+// updateFG7Asm is updateFGGeneric(x, y, t, 7), bit for bit, for limbs below the
+// top one in [0, 2^62) and x and y not aliased. Constant time.
+//
+//go:noescape
+func updateFG7Asm(x, y *num, t *matrix)
 
 // updateDE5Asm is updateDEGeneric(d, e, t, mod, 5 limbs) with m = mod.m and
 // minv = mod.minv, bit for bit, for limbs 0..3 of d and e in [0, 2^62)
@@ -30,12 +66,6 @@ func updateFG5Asm(x, y *num, t *matrix)
 //
 //go:noescape
 func updateDE5Asm(d, e *num, t *matrix, m *num, minv uint64)
-
-// updateFG7Asm is updateFGGeneric(x, y, t, 7), bit for bit, for limbs 0..5 of x
-// and y in [0, 2^62) and x and y not aliased. Constant time.
-//
-//go:noescape
-func updateFG7Asm(x, y *num, t *matrix)
 
 // updateDE7Asm is updateDEGeneric(d, e, t, mod, 7 limbs) with m = mod.m and
 // minv = mod.minv, bit for bit, for limbs 0..5 of d and e in [0, 2^62)

@@ -52,8 +52,8 @@
 //
 // # Matrix updates
 //
-// The updates of f, g and of d, e are the twin's limb loops unrolled for
-// 5 and 7 limbs: products of the signed matrix entries with the limbs by
+// The updates of f, g (for 1 to 7 limbs) and of d, e (for 5 and 7) are the
+// twin's limb loops unrolled: products of the signed matrix entries with the limbs by
 // MUL and SMULH (the limbs below the top one are in [0, 2^62), so signed
 // and unsigned products agree), 128-bit sums on carry chains, and the
 // 128-bit carry shifted right by 62 (EXTR, ASR) into the next limb.
@@ -85,8 +85,12 @@ func main() {
 	// Div runs 590 divsteps: nine calls of 62 and one of 32.
 	genDivsteps(f, 62)
 	genDivsteps(f, 32)
-	for _, n := range []int{5, 7} {
+	// updateFG serves every length the variable-time division's f and g
+	// shrink through; updateDE the two sizes.
+	for n := 1; n <= 7; n++ {
 		genUpdateFG(f, n)
+	}
+	for _, n := range []int{5, 7} {
 		genUpdateDE(f, n)
 	}
 	cmd := "go run ./arm64 " + strings.Join(os.Args[1:], " ")
@@ -269,8 +273,8 @@ func finishLimb(fn *a64.Func, regs *a64.Pool, lo, hi a64.GP, c *carry, out a64.G
 func genUpdateFG(f *a64.File, n int) {
 	name := fmt.Sprintf("updateFG%dAsm", n)
 	fn := f.Func(name, "func(x, y *num, t *matrix)", fmt.Sprintf(
-		"%s is updateFGGeneric(x, y, t, %d), bit for bit, for limbs 0..%d of x\n"+
-			"and y in [0, 2^62) and x and y not aliased. Constant time.", name, n, n-2))
+		"%s is updateFGGeneric(x, y, t, %d), bit for bit, for limbs below the\n"+
+			"top one in [0, 2^62) and x and y not aliased. Constant time.", name, n))
 	regs := a64.NewPool(a64.Usable()...)
 	pf, pg, pt := regs.Get(), regs.Get(), regs.Get()
 	fn.Load("x", pf)
