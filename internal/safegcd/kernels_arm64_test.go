@@ -3,77 +3,42 @@
 package safegcd
 
 // The arm64 kernels against their portable twins, bit for bit: every
-// output word, on edge and random inputs, including inputs the divisions
-// never produce (any h, high bits of f and g set, matrices beyond the
-// divstep bound), since the kernels promise the twins' results whatever
-// the data. The divisions through the kernels are checked against
+// output word, on edge and random inputs; the updates also on inputs the
+// divisions never produce (matrices beyond the divstep bound, any top
+// limb), since they promise the twins' results whatever the data. The divisions through the kernels are checked against
 // math/big by the tests of safegcd_test.go, which run here too.
 
 import (
-	"math"
 	"math/big"
 	"math/rand"
 	"testing"
 )
 
-// kernelWords are 64-bit words with long runs of zeros and ones, for the
-// low bits of f and g.
-var kernelWords = []uint64{
-	0, 1, 2, 3, 5, 1 << 61, 1<<62 - 1, 1 << 62, 1 << 63, math.MaxUint64,
-	0x5555555555555555, 0xaaaaaaaaaaaaaaaa, 0xffffffff00000000, 0x00000000ffffffff,
-	0xffff0000ffff0000, 0x8000000000000001, 0x0000000100000001, 0xfffffffffffffffe,
-	0x3fffffffffffffff, 0xc000000000000001, 0xf3b9cac2fc632551, 0xffffffffffffffed,
-}
-
-// kernelH are values of h = δ − 1/2: the small ones the divisions reach
-// and the extremes of int64.
-var kernelH = []int64{0, -1, 1, -2, 2, 30, -30, 61, -62, 589, -590, math.MaxInt64, math.MinInt64, math.MaxInt64 - 61, math.MinInt64 + 62}
-
-func TestDivstepsKernels(t *testing.T) {
-	kernels := []struct {
-		n   int
-		asm func(h int64, x, y uint64, t *matrix) int64
-	}{{62, divsteps62Asm}, {32, divsteps32Asm}}
+func TestDivConstKernel(t *testing.T) {
 	r := rand.New(rand.NewSource(21))
-	check := func(n int, asm func(int64, uint64, uint64, *matrix) int64, h int64, f, g uint64) {
-		t.Helper()
-		f |= 1
-		wantH, want := divstepsConstGeneric(h, f, g, n)
-		got := matrix{1, 2, 3, 4} // overwritten whole
-		if gotH := asm(h, f, g, &got); gotH != wantH || got != want {
-			t.Fatalf("divsteps%dAsm(%d, %#x, %#x) = %d, %+v; want %d, %+v", n, h, f, g, gotH, got, wantH, want)
-		}
-	}
-	iters := 200000
+	iters := 300
 	if testing.Short() {
-		iters = 20000
+		iters = 30
 	}
-	for _, k := range kernels {
-		for _, h := range kernelH {
-			for _, f := range kernelWords {
-				for _, g := range kernelWords {
-					check(k.n, k.asm, h, f, g)
-				}
-			}
-		}
+	for _, m := range testModuli(r) {
+		mod := NewModulus(fromBig(m))
+		xs := edgeValues(m, 256)
 		for i := 0; i < iters; i++ {
-			f, g := r.Uint64(), r.Uint64()
-			switch i % 6 {
-			case 1: // long runs of zeros at the bottom of g, or all of it
-				g <<= uint(r.Intn(65))
-			case 2:
-				g = f * uint64(r.Intn(8))
-			case 3: // runs of ones
-				f |= math.MaxUint64 >> uint(r.Intn(64))
-				g |= math.MaxUint64 << uint(r.Intn(64))
-			case 4:
-				g = -f
+			xs = append(xs, new(big.Int).Rand(r, m))
+		}
+		for i, x := range xs {
+			c := new(big.Int).Rand(r, m)
+			if i%3 == 0 {
+				c = xs[r.Intn(len(xs))]
 			}
-			h := int64(r.Intn(1200)) - 600
-			if i%10 == 0 {
-				h = kernelH[r.Intn(len(kernelH))] + int64(r.Intn(5)) - 2
+			f, g, e := mod.m, bigToNum(x, nLimbs256), bigToNum(c, nLimbs256)
+			var d num
+			wd, we, wf, wg := d, e, f, g
+			divConstStepsGeneric(&wd, &we, &wf, &wg, &mod.core)
+			divConstAsm(&d, &e, &f, &g, &mod.m, mod.minv)
+			if d != wd || e != we || f != wf || g != wg {
+				t.Fatalf("divConstAsm(c = %x, x = %x) mod %x:\n d, e, f, g = %x %x %x %x\nwant %x %x %x %x", c, x, m, d, e, f, g, wd, we, wf, wg)
 			}
-			check(k.n, k.asm, h, f, g)
 		}
 	}
 }

@@ -177,13 +177,24 @@ func (mod *Modulus) divConst(c, x *[4]uint64) (d, f, g num) {
 	f = mod.m
 	g = fromWords(widen(x))
 	e := fromWords(widen(c))
+	divConstSteps(&d, &e, &f, &g, &mod.core)
+	return d, f, g
+}
+
+// divConstStepsGeneric runs the constSteps half-delta divsteps of Div on f
+// and g (δ starting at 1/2), in batches of 62, and applies each batch's
+// matrix to d and e modulo M, on five limbs. It is divConstSteps's
+// portable twin.
+//
+//p256tls:secret
+func divConstStepsGeneric(d, e, f, g *num, mod *core) {
 	var t matrix
 	h := int64(0) // δ − 1/2; δ starts at 1/2
 	const full = constSteps / limbBits
 	for i := 0; i < full; i++ {
 		h, t = divstepsConst(h, uint64(f[0]), uint64(g[0]), limbBits)
-		updateFG(&f, &g, &t, nLimbs256)
-		updateDE(&d, &e, &t, &mod.core)
+		updateFG(f, g, &t, nLimbs256)
+		updateDE(d, e, &t, mod)
 	}
 	// The remaining constSteps − 558 = 32 steps; scale their matrix up to
 	// the common 2^62 so that the same update routines apply.
@@ -193,9 +204,8 @@ func (mod *Modulus) divConst(c, x *[4]uint64) (d, f, g num) {
 	t.v <<= limbBits - rest
 	t.q <<= limbBits - rest
 	t.r <<= limbBits - rest
-	updateFG(&f, &g, &t, nLimbs256)
-	updateDE(&d, &e, &t, &mod.core)
-	return d, f, g
+	updateFG(f, g, &t, nLimbs256)
+	updateDE(d, e, &t, mod)
 }
 
 // DivVartime sets out = c·x^-1 mod M, or 0 if x = 0. It requires x < M and
@@ -340,13 +350,12 @@ func divstepsVartime(eta int64, f, g uint64) (int64, matrix) {
 	return eta, matrix{u, v, q, r}
 }
 
-// divstepsConstGeneric performs n ≤ 62 half-delta divsteps on the low bits
-// of f (odd) and g and returns the new h = δ − 1/2 and their matrix, scaled
-// by 2^n. Constant time: n is public and there are no branches on data.
-// It is divstepsConst's portable twin.
+// divstepsConst performs n ≤ 62 half-delta divsteps on the low bits of f
+// (odd) and g and returns the new h = δ − 1/2 and their matrix, scaled by
+// 2^n. Constant time: n is public and there are no branches on data.
 //
 //p256tls:secret
-func divstepsConstGeneric(h int64, f, g uint64, n int) (int64, matrix) {
+func divstepsConst(h int64, f, g uint64, n int) (int64, matrix) {
 	// 2^k·f_k = u·f + v·g, 2^k·g_k = q·f + r·g after k steps; the entries
 	// are kept as two's complement uint64.
 	u, v, q, r := uint64(1), uint64(0), uint64(0), uint64(1)

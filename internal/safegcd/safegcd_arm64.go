@@ -2,31 +2,21 @@
 
 package safegcd
 
-// On arm64 the divsteps of Div (its 62- and 32-step batches), the update
-// of f and g at every length and the update of d and e at both sizes are
-// the generated kernels of safegcd_arm64.s (_asm/arm64); other divstep
-// counts, which only the tests use, take the portable twin. The choices
-// depend on public counts only.
+// On arm64 the whole of Div's divsteps with their updates (divConstAsm),
+// the update of f and g at every length and the update of d and e at both
+// sizes are the generated kernels of safegcd_arm64.s (_asm/arm64). The
+// choices depend on public counts only.
 //
 // The assembly kernels on the secret path (audited by scripts/branch-audit):
 //
-//p256tls:secret-asm divsteps62Asm divsteps32Asm updateFG5Asm updateDE5Asm
+//p256tls:secret-asm divConstAsm
 
-// divstepsConst performs n ≤ 62 half-delta divsteps, as
-// divstepsConstGeneric does.
+// divConstSteps runs Div's divsteps and updates, as divConstStepsGeneric
+// does.
 //
 //p256tls:secret
-func divstepsConst(h int64, f, g uint64, n int) (int64, matrix) {
-	var t matrix
-	switch n {
-	case 62:
-		h = divsteps62Asm(h, f, g, &t)
-	case 32:
-		h = divsteps32Asm(h, f, g, &t)
-	default:
-		return divstepsConstGeneric(h, f, g, n)
-	}
-	return h, t
+func divConstSteps(d, e, f, g *num, mod *core) {
+	divConstAsm(d, e, f, g, &mod.m, mod.minv)
 }
 
 // updateFG applies t to f and g on their low n limbs, as updateFGGeneric

@@ -4,19 +4,12 @@
 
 package safegcd
 
-// divsteps62Asm performs 62 half-delta divsteps on the low 62 bits of f = x (odd)
-// and g = y, sets t to their matrix scaled by 2^62 and returns the new
-// h = δ − 1/2: divstepsConstGeneric(h, x, y, 62), bit for bit. Constant time.
+// divConstAsm runs Div's 590 divsteps (h starting at 0) on f = x, g = y
+// and d, e modulo M (m = mod.m, minv = mod.minv), five limbs each:
+// divConstStepsGeneric, bit for bit. Constant time.
 //
 //go:noescape
-func divsteps62Asm(h int64, x, y uint64, t *matrix) (hOut int64)
-
-// divsteps32Asm performs 32 half-delta divsteps on the low 32 bits of f = x (odd)
-// and g = y, sets t to their matrix scaled by 2^32 and returns the new
-// h = δ − 1/2: divstepsConstGeneric(h, x, y, 32), bit for bit. Constant time.
-//
-//go:noescape
-func divsteps32Asm(h int64, x, y uint64, t *matrix) (hOut int64)
+func divConstAsm(d, e, x, y, m *num, minv uint64)
 
 // updateFG1Asm is updateFGGeneric(x, y, t, 1), bit for bit, for limbs below the
 // top one in [0, 2^62) and x and y not aliased. Constant time.

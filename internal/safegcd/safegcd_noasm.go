@@ -2,15 +2,13 @@
 
 package safegcd
 
-// Without the arm64 kernels (other architectures, the purego tag) the
+// Without the arm64 kernels (other architectures, the purego tag) Div's
 // divsteps and the matrix updates are the portable twins of safegcd.go.
 
-// divstepsConst is divstepsConstGeneric.
+// divConstSteps is divConstStepsGeneric.
 //
 //p256tls:secret
-func divstepsConst(h int64, f, g uint64, n int) (int64, matrix) {
-	return divstepsConstGeneric(h, f, g, n)
-}
+func divConstSteps(d, e, f, g *num, mod *core) { divConstStepsGeneric(d, e, f, g, mod) }
 
 // updateFG is updateFGGeneric.
 //

@@ -1,12 +1,15 @@
 // Command arm64 generates the arm64 kernels of package safegcd with
-// internal/_asmlib/a64: the constant-time divsteps of Div and the matrix
-// updates of f, g and d, e for both sizes. Run it through go generate in
-// the package directory, which does
+// internal/_asmlib/a64: divConstAsm, all of Div's divsteps with the
+// updates of f, g and d, e after each batch of 62, and the updates alone
+// (f, g at every length, d, e at both sizes) for the variable-time
+// division. Run it through go generate in the package directory, which
+// does
 //
 //	go run -C _asm ./arm64 -out ../safegcd_arm64.s -stubs ../safegcd_arm64_stubs.go -pkg safegcd
 //
-// Every kernel gives the limbs (and the h, the matrix) of its Go twin in
-// safegcd.go bit for bit; none branches, so all are constant time.
+// Every kernel gives the limbs of its Go twin in safegcd.go bit for bit;
+// none branches on data (divConstAsm's loop counts its ten batches), so
+// all are constant time.
 //
 // # Divsteps in packed words
 //
@@ -52,11 +55,13 @@
 //
 // # Matrix updates
 //
-// The updates of f, g (for 1 to 7 limbs) and of d, e (for 5 and 7) are the
-// twin's limb loops unrolled: products of the signed matrix entries with the limbs by
-// MUL and SMULH (the limbs below the top one are in [0, 2^62), so signed
-// and unsigned products agree), 128-bit sums on carry chains, and the
-// 128-bit carry shifted right by 62 (EXTR, ASR) into the next limb.
+// The updates of f, g (for 1 to 7 limbs) and of d, e (for 5 and 7) are
+// the twin's limb loops unrolled: products of the signed matrix entries
+// with the limbs by MUL and SMULH (the limbs below the top one are in
+// [0, 2^62), so signed and unsigned products agree), 128-bit sums on
+// carry chains, and the 128-bit carry shifted right by 62 (EXTR, ASR)
+// into the next limb. In divConstAsm they take the matrix from the
+// registers the divsteps leave it in.
 package main
 
 import (
@@ -71,6 +76,11 @@ import (
 const (
 	limbBits = 62
 	limbMask = uint64(1)<<limbBits - 1
+	// constSteps and nLimbs256 are Div's divstep count and limb count, as
+	// in package safegcd (TestDivConstKernel compares divConstAsm with the
+	// twin that uses the package's).
+	constSteps = 590
+	nLimbs256  = 5
 	// maxBatch is the most divsteps one pair of packed words can carry:
 	// the fields need 3·nb + 2 ≤ 62 bits (see the package comment).
 	maxBatch = 20
@@ -82,9 +92,7 @@ func main() {
 	pkg := flag.String("pkg", "", "package name")
 	flag.Parse()
 	f := a64.NewFile(*pkg)
-	// Div runs 590 divsteps: nine calls of 62 and one of 32.
-	genDivsteps(f, 62)
-	genDivsteps(f, 32)
+	genDivConst(f)
 	// updateFG serves every length the variable-time division's f and g
 	// shrink through; updateDE the two sizes.
 	for n := 1; n <= 7; n++ {
@@ -114,19 +122,59 @@ func batches(steps int) []int {
 	return bs
 }
 
-func genDivsteps(f *a64.File, steps int) {
-	name := fmt.Sprintf("divsteps%dAsm", steps)
-	fn := f.Func(name, "func(h int64, x, y uint64, t *matrix) (hOut int64)", fmt.Sprintf(
-		"%s performs %d half-delta divsteps on the low %d bits of f = x (odd)\n"+
-			"and g = y, sets t to their matrix scaled by 2^%d and returns the new\n"+
-			"h = δ − 1/2: divstepsConstGeneric(h, x, y, %d), bit for bit. Constant time.", name, steps, steps, steps, steps))
+// genDivConst emits divConstAsm: the whole of Div's divsteps, nine batches
+// of 62 and one of 32, each followed by the updates of f, g and d, e. The
+// loop and the choice of the batch length depend on a public count only.
+func genDivConst(f *a64.File) {
+	fn := f.Func("divConstAsm", "func(d, e, x, y, m *num, minv uint64)",
+		"divConstAsm runs Div's 590 divsteps (h starting at 0) on f = x, g = y\n"+
+			"and d, e modulo M (m = mod.m, minv = mod.minv), five limbs each:\n"+
+			"divConstStepsGeneric, bit for bit. Constant time.")
 	regs := a64.NewPool(a64.Usable()...)
-	h, fv, gv, one := regs.Get(), regs.Get(), regs.Get(), regs.Get()
-	fn.Load("h", h)
-	fn.Load("x", fv)
-	fn.Load("y", gv)
-	fn.MOVD(one, 1)
+	pd, pe, pf, pg, pm := regs.Get(), regs.Get(), regs.Get(), regs.Get(), regs.Get()
+	fn.Load("d", pd)
+	fn.Load("e", pe)
+	fn.Load("x", pf)
+	fn.Load("y", pg)
+	fn.Load("m", pm)
+	h, cnt := regs.Get(), regs.Get()
+	fn.MOVD(h, 0)
+	fn.MOVD(cnt, constSteps/limbBits+1)
+	// The matrix of a batch, scaled by 2^62, where both batch lengths
+	// leave it for the updates.
+	t := regs.GetN(4)
+	fn.Label("batch")
+	fv, gv := regs.Get(), regs.Get()
+	fn.Ldr(fv, a64.Mem(pf, 0))
+	fn.Ldr(gv, a64.Mem(pg, 0))
+	fn.CMP(cnt, 1)
+	fn.BCond(a64.EQ, "last")
+	divsteps(fn, regs, h, fv, gv, limbBits, t)
+	fn.B("update")
+	fn.Label("last")
+	const rest = constSteps % limbBits
+	divsteps(fn, regs, h, fv, gv, rest, t)
+	for _, r := range t {
+		fn.LSL(r, r, limbBits-rest)
+	}
+	regs.Put(fv, gv)
+	fn.Label("update")
+	updateFG(fn, regs, pf, pg, nLimbs256, t)
+	updateDE(fn, regs, pd, pe, pm, nLimbs256, t, func(scratch a64.GP) a64.GP {
+		fn.Load("minv", scratch)
+		return scratch
+	})
+	fn.SUBS(cnt, cnt, 1)
+	fn.BCond(a64.NE, "batch")
+	fn.RET()
+}
 
+// divsteps emits steps half-delta divsteps on the low bits of f = fv
+// (odd) and g = gv, updating h, and leaves their matrix, scaled by
+// 2^steps, in t. It changes fv and gv.
+func divsteps(fn *a64.Func, regs *a64.Pool, h, fv, gv a64.GP, steps int, t []a64.GP) {
+	one := regs.Get()
+	fn.MOVD(one, 1)
 	bs := batches(steps)
 	// The matrix so far, and the product u·f + v·g (q·f + r·g) of the last
 	// batch, from which the next one takes its low bits.
@@ -137,7 +185,7 @@ func genDivsteps(f *a64.File, steps int) {
 		if 3*nb+2 > 62 {
 			panic("batch too long for the packed fields")
 		}
-		fn.Comment("batch %d: %d divsteps; F = f' + 2^%d·u + 2^%d·v, G = g' + 2^%d·q + 2^%d·r", bi, nb, A, B, A, B)
+		fn.Comment("%d divsteps; F = f' + 2^%d·u + 2^%d·v, G = g' + 2^%d·q + 2^%d·r", nb, A, B, A, B)
 		F, G := regs.Get(), regs.Get()
 		srcF, srcG := fv, gv
 		if bi > 0 {
@@ -157,11 +205,22 @@ func genDivsteps(f *a64.File, steps int) {
 		u, v := extract(fn, regs, F, one, A, B)
 		q, r := extract(fn, regs, G, one, A, B)
 		regs.Put(F, G)
-		if bi == 0 {
+		last := bi == len(bs)-1
+		switch {
+		case bi == 0 && last:
+			for i, x := range []a64.GP{u, v, q, r} {
+				fn.MOVD(t[i], x)
+			}
+		case bi == 0:
 			U, V, Q, R = u, v, q, r
-		} else {
+		default:
 			fn.Comment("the matrix so far, multiplied by this batch's")
-			nU, nV, nQ, nR := regs.Get(), regs.Get(), regs.Get(), regs.Get()
+			var nU, nV, nQ, nR a64.GP
+			if last {
+				nU, nV, nQ, nR = t[0], t[1], t[2], t[3]
+			} else {
+				nU, nV, nQ, nR = regs.Get(), regs.Get(), regs.Get(), regs.Get()
+			}
 			fn.MUL(nU, u, U)
 			fn.MADD(nU, v, Q, nU)
 			fn.MUL(nV, u, V)
@@ -173,7 +232,7 @@ func genDivsteps(f *a64.File, steps int) {
 			regs.Put(U, V, Q, R)
 			U, V, Q, R = nU, nV, nQ, nR
 		}
-		if bi < len(bs)-1 {
+		if !last {
 			fn.Comment("2^%d·(f, g) after the batch: its matrix times (f, g), modulo 2^64", nb)
 			tf, tg = regs.Get(), regs.Get()
 			fn.MUL(tf, u, fv)
@@ -187,16 +246,11 @@ func genDivsteps(f *a64.File, steps int) {
 				fn.ASR(gv, tg, nb)
 			}
 		}
-		if bi > 0 {
+		if bi > 0 || last {
 			regs.Put(u, v, q, r)
 		}
 	}
-	pt := regs.Get()
-	fn.Load("t", pt)
-	fn.STP(U, V, a64.Mem(pt, 0))
-	fn.STP(Q, R, a64.Mem(pt, 16))
-	fn.Store(h, "hOut")
-	fn.RET()
+	regs.Put(one)
 }
 
 // step emits one divstep on the packed F and G and h, and returns the
@@ -260,6 +314,9 @@ func finishLimb(fn *a64.Func, regs *a64.Pool, lo, hi a64.GP, c *carry, out a64.G
 	if last {
 		fn.EXTR(t, hi, lo, limbBits)
 		fn.Str(t, a64.Mem(out, 8*i))
+		if i > 0 {
+			regs.Put(c.lo, c.hi)
+		}
 	} else {
 		if i == 0 {
 			c.lo, c.hi = regs.Get(), regs.Get()
@@ -270,24 +327,39 @@ func finishLimb(fn *a64.Func, regs *a64.Pool, lo, hi a64.GP, c *carry, out a64.G
 	regs.Put(lo, hi)
 }
 
+// loadMatrix loads the matrix at t into four registers from regs.
+func loadMatrix(fn *a64.Func, regs *a64.Pool, name string) []a64.GP {
+	pt := regs.Get()
+	fn.Load(name, pt)
+	t := regs.GetN(4)
+	fn.LDP(t[0], t[1], a64.Mem(pt, 0))
+	fn.LDP(t[2], t[3], a64.Mem(pt, 16))
+	regs.Put(pt)
+	return t
+}
+
 func genUpdateFG(f *a64.File, n int) {
 	name := fmt.Sprintf("updateFG%dAsm", n)
 	fn := f.Func(name, "func(x, y *num, t *matrix)", fmt.Sprintf(
 		"%s is updateFGGeneric(x, y, t, %d), bit for bit, for limbs below the\n"+
 			"top one in [0, 2^62) and x and y not aliased. Constant time.", name, n))
 	regs := a64.NewPool(a64.Usable()...)
-	pf, pg, pt := regs.Get(), regs.Get(), regs.Get()
+	pf, pg := regs.Get(), regs.Get()
 	fn.Load("x", pf)
 	fn.Load("y", pg)
-	fn.Load("t", pt)
-	u, v, q, r := regs.Get(), regs.Get(), regs.Get(), regs.Get()
-	fn.LDP(u, v, a64.Mem(pt, 0))
-	fn.LDP(q, r, a64.Mem(pt, 16))
-	regs.Put(pt)
+	updateFG(fn, regs, pf, pg, n, loadMatrix(fn, regs, "t"))
+	fn.RET()
+}
+
+// updateFG emits the update of the n-limb f and g at pf and pg by the
+// matrix t (u, v, q, r in registers). It gives back every register it
+// takes.
+func updateFG(fn *a64.Func, regs *a64.Pool, pf, pg a64.GP, n int, t []a64.GP) {
+	u, v, q, r := t[0], t[1], t[2], t[3]
 	var cf, cg carry
 	t0, t1 := regs.Get(), regs.Get()
 	for i := 0; i < n; i++ {
-		fn.Comment("limb %d", i)
+		fn.Comment("f, g: limb %d", i)
 		fi, gi := regs.Get(), regs.Get()
 		fn.Ldr(fi, a64.Mem(pf, 8*i))
 		fn.Ldr(gi, a64.Mem(pg, 8*i))
@@ -297,7 +369,7 @@ func genUpdateFG(f *a64.File, n int) {
 		finishLimb(fn, regs, lo, hi, &cg, pg, i, i == n-1, t0)
 		regs.Put(fi, gi)
 	}
-	fn.RET()
+	regs.Put(t0, t1)
 }
 
 func genUpdateDE(f *a64.File, n int) {
@@ -307,16 +379,21 @@ func genUpdateDE(f *a64.File, n int) {
 			"minv = mod.minv, bit for bit, for limbs 0..%d of d and e in [0, 2^62)\n"+
 			"and d and e not aliased. Constant time.", name, n, n-2))
 	regs := a64.NewPool(a64.Usable()...)
-	pd, pe, pt, pm, minv := regs.Get(), regs.Get(), regs.Get(), regs.Get(), regs.Get()
+	pd, pe, pm, minv := regs.Get(), regs.Get(), regs.Get(), regs.Get()
 	fn.Load("d", pd)
 	fn.Load("e", pe)
-	fn.Load("t", pt)
 	fn.Load("m", pm)
 	fn.Load("minv", minv)
-	u, v, q, r := regs.Get(), regs.Get(), regs.Get(), regs.Get()
-	fn.LDP(u, v, a64.Mem(pt, 0))
-	fn.LDP(q, r, a64.Mem(pt, 16))
-	regs.Put(pt)
+	updateDE(fn, regs, pd, pe, pm, n, loadMatrix(fn, regs, "t"), func(a64.GP) a64.GP { return minv })
+	fn.RET()
+}
+
+// updateDE emits the update of the n-limb d and e at pd and pe modulo M
+// (at pm) by the matrix t (u, v, q, r in registers). minv returns a
+// register holding M^-1 mod 2^62, given a scratch register it may load it
+// into. It gives back every register it takes.
+func updateDE(fn *a64.Func, regs *a64.Pool, pd, pe, pm a64.GP, n int, t []a64.GP, minv func(scratch a64.GP) a64.GP) {
+	u, v, q, r := t[0], t[1], t[2], t[3]
 	top := n - 1
 	fn.Comment("md = u·[d < 0] + v·[e < 0], me = q·[d < 0] + r·[e < 0]")
 	dt, et := regs.Get(), regs.Get()
@@ -335,7 +412,7 @@ func genUpdateDE(f *a64.File, n int) {
 	var cd, ce carry
 	t0, t1 := regs.Get(), regs.Get()
 	for i := 0; i < n; i++ {
-		fn.Comment("limb %d", i)
+		fn.Comment("d, e: limb %d", i)
 		di, ei, mi := dt, et, regs.Get()
 		if i < top {
 			di, ei = regs.Get(), regs.Get()
@@ -351,7 +428,7 @@ func genUpdateDE(f *a64.File, n int) {
 			if i == 0 {
 				// The correction: mc −= (minv·lo + mc) mod 2^62, so that
 				// lo + mc·m0 ≡ 0 (mod 2^62).
-				fn.MADD(t0, lo, minv, row.mc)
+				fn.MADD(t0, lo, minv(t1), row.mc)
 				fn.AND(t0, t0, limbMask)
 				fn.SUB(row.mc, row.mc, t0)
 			}
@@ -363,5 +440,5 @@ func genUpdateDE(f *a64.File, n int) {
 		}
 		regs.Put(di, ei, mi)
 	}
-	fn.RET()
+	regs.Put(t0, t1, md, me)
 }
