@@ -5,8 +5,9 @@ package safegcd
 // The arm64 kernels against their portable twins, bit for bit: every
 // output word, on edge and random inputs; the updates also on inputs the
 // divisions never produce (matrices beyond the divstep bound, any top
-// limb), since they promise the twins' results whatever the data. The divisions through the kernels are checked against
-// math/big by the tests of safegcd_test.go, which run here too.
+// limb), since they promise the twins' results whatever the data. The
+// divisions through the kernels are checked against math/big by the tests
+// of safegcd_test.go, which run here too.
 
 import (
 	"math/big"
@@ -14,6 +15,9 @@ import (
 	"testing"
 )
 
+// TestDivConstKernel runs Div's divsteps and updates in the kernel and in
+// the twin from the same start (f = M, g = x, d = 0, e = c) for every test
+// modulus and compares d, e, f and g.
 func TestDivConstKernel(t *testing.T) {
 	r := rand.New(rand.NewSource(21))
 	iters := 300
@@ -113,23 +117,8 @@ func TestUpdateFGKernels(t *testing.T) {
 }
 
 func TestUpdateDEKernels(t *testing.T) {
-	kernels := []struct {
-		n   int
-		asm func(d, e *num, t *matrix, m *num, minv uint64)
-	}{{nLimbs256, updateDE5Asm}, {nLimbs384, updateDE7Asm}}
 	r := rand.New(rand.NewSource(23))
-	var mods []*core
-	for _, m := range testModuli(r) {
-		mods = append(mods, &NewModulus(fromBig(m)).core)
-	}
-	for _, m := range testModuli384(r) {
-		mods = append(mods, &NewModulus384(fromBig6(m)).core)
-	}
-	for _, mod := range mods {
-		asm := kernels[0].asm
-		if mod.n == nLimbs384 {
-			asm = kernels[1].asm
-		}
+	for _, mod := range testCores(r) {
 		for i := 0; i < 2000; i++ {
 			d, e, tm := randNum(r, mod.n), randNum(r, mod.n), randMatrix(r, i)
 			if i%2 == 0 {
@@ -144,7 +133,7 @@ func TestUpdateDEKernels(t *testing.T) {
 			}
 			wd, we := d, e
 			updateDEGeneric(&wd, &we, &tm, mod)
-			asm(&d, &e, &tm, &mod.m, mod.minv)
+			updateDE(&d, &e, &tm, mod)
 			if d != wd || e != we {
 				t.Fatalf("updateDE%dAsm(%+v) mod %x:\n d = %x\nwant %x\n e = %x\nwant %x", mod.n, tm, mod.m, d, wd, e, we)
 			}

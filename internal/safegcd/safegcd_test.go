@@ -488,10 +488,8 @@ func checkNormalized(t *testing.T, name string, a *num, n int) {
 	}
 }
 
-// TestUpdateDE checks updateDE on extreme matrices and extreme d, e: the
-// result must be congruent to (u·d + v·e)/2^62 mod M and stay in (−2M, M).
-func TestUpdateDE(t *testing.T) {
-	r := rand.New(rand.NewSource(7))
+// testCores returns the cores of the moduli of both sizes under test.
+func testCores(r *rand.Rand) []*core {
 	var mods []*core
 	for _, m := range testModuli(r) {
 		mods = append(mods, &NewModulus(fromBig(m)).core)
@@ -499,6 +497,14 @@ func TestUpdateDE(t *testing.T) {
 	for _, m := range testModuli384(r) {
 		mods = append(mods, &NewModulus384(fromBig6(m)).core)
 	}
+	return mods
+}
+
+// TestUpdateDE checks updateDE on extreme matrices and extreme d, e: the
+// result must be congruent to (u·d + v·e)/2^62 mod M and stay in (−2M, M).
+func TestUpdateDE(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	mods := testCores(r)
 	two62 := int64(1) << 62
 	for _, mod := range mods {
 		m := numToBig(&mod.m)
