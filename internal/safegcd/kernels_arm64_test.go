@@ -16,8 +16,8 @@ import (
 )
 
 // TestDivConstKernel runs Div's divsteps and updates in the kernel and in
-// the twin from the same start (f = M, g = x, d = 0, e = c) for every test
-// modulus and compares d, e, f and g.
+// the twin from the same start (f = M, g = x, d = 0, e = c, and wider f,
+// g) for every test modulus and compares d, e, f and g.
 func TestDivConstKernel(t *testing.T) {
 	r := rand.New(rand.NewSource(21))
 	iters := 300
@@ -42,6 +42,33 @@ func TestDivConstKernel(t *testing.T) {
 			divConstAsm(&d, &e, &f, &g, &mod.m, mod.minv)
 			if d != wd || e != we || f != wf || g != wg {
 				t.Fatalf("divConstAsm(c = %x, x = %x) mod %x:\n d, e, f, g = %x %x %x %x\nwant %x %x %x %x", c, x, m, d, e, f, g, wd, we, wf, wg)
+			}
+		}
+		// f and g of up to 300 bits, of either sign, which the divisions
+		// never start from: they keep g nonzero through the last batches
+		// (256-bit inputs reach g = 0 within about 500 steps, after which
+		// the batches change little).
+		wide := new(big.Int).Lsh(big.NewInt(1), 300)
+		for i := 0; i < iters/3+1; i++ {
+			fb, gb := new(big.Int).Rand(r, wide), new(big.Int).Rand(r, wide)
+			fb.SetBit(fb, 0, 1)
+			if i%2 == 1 {
+				fb.Neg(fb)
+			}
+			if i%3 == 1 {
+				gb.Neg(gb)
+			}
+			f, g := bigToNum(fb, nLimbs256), bigToNum(gb, nLimbs256)
+			e := bigToNum(new(big.Int).Rand(r, m), nLimbs256)
+			var d num
+			wd, we, wf, wg := d, e, f, g
+			divConstStepsGeneric(&wd, &we, &wf, &wg, &mod.core)
+			divConstAsm(&d, &e, &f, &g, &mod.m, mod.minv)
+			if d != wd || e != we || f != wf || g != wg {
+				t.Fatalf("divConstAsm(f = %x, g = %x) mod %x:\n d, e, f, g = %x %x %x %x\nwant %x %x %x %x", fb, gb, m, d, e, f, g, wd, we, wf, wg)
+			}
+			if i == 0 && numToBig(&wg).Sign() == 0 {
+				t.Errorf("g = 0 after %d divsteps from 300-bit f, g: the late batches go untested", constSteps)
 			}
 		}
 	}
