@@ -26,6 +26,20 @@ func TestDivConstKernel(t *testing.T) {
 	}
 	for _, m := range testModuli(r) {
 		mod := NewModulus(fromBig(m))
+		// check runs both from f, g (big-endian values fb, gb) and e = c,
+		// d = 0, and returns the final g.
+		check := func(fb, gb, c *big.Int) num {
+			t.Helper()
+			f, g, e := bigToNum(fb, nLimbs256), bigToNum(gb, nLimbs256), bigToNum(c, nLimbs256)
+			var d num
+			wd, we, wf, wg := d, e, f, g
+			divConstStepsGeneric(&wd, &we, &wf, &wg, &mod.core)
+			divConstAsm(&d, &e, &f, &g, &mod.m, mod.minv)
+			if d != wd || e != we || f != wf || g != wg {
+				t.Fatalf("divConstAsm(f = %x, g = %x, c = %x) mod %x:\n d, e, f, g = %x %x %x %x\nwant %x %x %x %x", fb, gb, c, m, d, e, f, g, wd, we, wf, wg)
+			}
+			return wg
+		}
 		xs := edgeValues(m, 256)
 		for i := 0; i < iters; i++ {
 			xs = append(xs, new(big.Int).Rand(r, m))
@@ -35,14 +49,7 @@ func TestDivConstKernel(t *testing.T) {
 			if i%3 == 0 {
 				c = xs[r.Intn(len(xs))]
 			}
-			f, g, e := mod.m, bigToNum(x, nLimbs256), bigToNum(c, nLimbs256)
-			var d num
-			wd, we, wf, wg := d, e, f, g
-			divConstStepsGeneric(&wd, &we, &wf, &wg, &mod.core)
-			divConstAsm(&d, &e, &f, &g, &mod.m, mod.minv)
-			if d != wd || e != we || f != wf || g != wg {
-				t.Fatalf("divConstAsm(c = %x, x = %x) mod %x:\n d, e, f, g = %x %x %x %x\nwant %x %x %x %x", c, x, m, d, e, f, g, wd, we, wf, wg)
-			}
+			check(m, x, c)
 		}
 		// f and g of up to 300 bits, of either sign, which the divisions
 		// never start from: they keep g nonzero through the last batches
@@ -58,16 +65,7 @@ func TestDivConstKernel(t *testing.T) {
 			if i%3 == 1 {
 				gb.Neg(gb)
 			}
-			f, g := bigToNum(fb, nLimbs256), bigToNum(gb, nLimbs256)
-			e := bigToNum(new(big.Int).Rand(r, m), nLimbs256)
-			var d num
-			wd, we, wf, wg := d, e, f, g
-			divConstStepsGeneric(&wd, &we, &wf, &wg, &mod.core)
-			divConstAsm(&d, &e, &f, &g, &mod.m, mod.minv)
-			if d != wd || e != we || f != wf || g != wg {
-				t.Fatalf("divConstAsm(f = %x, g = %x) mod %x:\n d, e, f, g = %x %x %x %x\nwant %x %x %x %x", fb, gb, m, d, e, f, g, wd, we, wf, wg)
-			}
-			if i == 0 && numToBig(&wg).Sign() == 0 {
+			if g := check(fb, gb, new(big.Int).Rand(r, m)); i == 0 && numToBig(&g).Sign() == 0 {
 				t.Errorf("g = 0 after %d divsteps from 300-bit f, g: the late batches go untested", constSteps)
 			}
 		}
