@@ -65,10 +65,7 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/p256tls/p256tls/internal/_asmlib/a64"
 )
@@ -87,25 +84,17 @@ const (
 )
 
 func main() {
-	out := flag.String("out", "", "assembly output file")
-	stubs := flag.String("stubs", "", "Go declarations output file")
-	pkg := flag.String("pkg", "", "package name")
-	flag.Parse()
-	f := a64.NewFile(*pkg)
-	genDivConst(f)
-	// updateFG serves every length the variable-time division's f and g
-	// shrink through; updateDE the two sizes.
-	for n := 1; n <= 7; n++ {
-		genUpdateFG(f, n)
-	}
-	for _, n := range []int{5, 7} {
-		genUpdateDE(f, n)
-	}
-	cmd := "go run ./arm64 " + strings.Join(os.Args[1:], " ")
-	if err := f.Write(*out, *stubs, cmd); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	a64.Main(func(f *a64.File) {
+		genDivConst(f)
+		// updateFG serves every length the variable-time division's f and g
+		// shrink through; updateDE the two sizes.
+		for n := 1; n <= 7; n++ {
+			genUpdateFG(f, n)
+		}
+		for _, n := range []int{5, 7} {
+			genUpdateDE(f, n)
+		}
+	})
 }
 
 // batches splits steps divsteps into the fewest batches of at most

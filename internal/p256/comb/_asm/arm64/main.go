@@ -29,26 +29,20 @@ import (
 	"github.com/p256tls/p256tls/internal/curvedef"
 )
 
+// width is the window width in bits (Booth digits).
+var width = flag.Int("w", 6, "window width in bits (Booth digits)")
+
 func main() {
-	width := flag.Int("w", 6, "window width in bits (Booth digits)")
-	out := flag.String("out", "", "assembly output file")
-	stubs := flag.String("stubs", "", "Go declarations output file")
-	pkg := flag.String("pkg", "", "package name")
-	flag.Parse()
-	if *width < 2 || *width > 8 {
-		fmt.Fprintf(os.Stderr, "window width %d out of range [2, 8]\n", *width)
-		os.Exit(2)
-	}
-	f := a64.NewFile(*pkg)
-	g := &gen{f: f, entries: 1 << (*width - 1)}
-	g.b = f.Const64("combB", curvedef.P256().Montgomery(curvedef.P256().B)...)
-	g.addMixed()
-	g.step()
-	cmd := "go run ./arm64 " + strings.Join(os.Args[1:], " ")
-	if err := f.Write(*out, *stubs, cmd); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	a64.Main(func(f *a64.File) {
+		if *width < 2 || *width > 8 {
+			fmt.Fprintf(os.Stderr, "window width %d out of range [2, 8]\n", *width)
+			os.Exit(2)
+		}
+		g := &gen{f: f, entries: 1 << (*width - 1)}
+		g.b = f.Const64("combB", curvedef.P256().Montgomery(curvedef.P256().B)...)
+		g.addMixed()
+		g.step()
+	})
 }
 
 type gen struct {

@@ -10,27 +10,14 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"os"
-	"strings"
-
 	"github.com/p256tls/p256tls/internal/_asmlib/a64"
 	"github.com/p256tls/p256tls/internal/p256/scalar"
 )
 
 func main() {
-	out := flag.String("out", "", "assembly output file")
-	stubs := flag.String("stubs", "", "Go declarations output file")
-	pkg := flag.String("pkg", "", "package name")
-	flag.Parse()
-	f := a64.NewFile(*pkg)
-	genMontMul(f)
-	cmd := "go run ./arm64 " + strings.Join(os.Args[1:], " ")
-	if err := f.Write(*out, *stubs, cmd); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	a64.Main(func(f *a64.File) {
+		genMontMul(f)
+	})
 }
 
 func genMontMul(f *a64.File) {
