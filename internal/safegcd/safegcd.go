@@ -536,15 +536,3 @@ func updateDEGeneric(d, e *num, t *matrix, mod *core) {
 	d[top] = int64(dl)
 	e[top] = int64(el)
 }
-
-// cancelTable[(f mod 64 − 1)/2·64 + g mod 64] = −g/f mod 64 for odd f.
-var cancelTable = func() (t [32 * 64]uint8) {
-	for fi := uint64(0); fi < 32; fi++ {
-		f := 2*fi + 1
-		inv := f * (2 - f*f) // f^-1 mod 64, as f² ≡ 1 mod 8
-		for g := uint64(0); g < 64; g++ {
-			t[fi<<6|g] = uint8(-g * inv & 63)
-		}
-	}
-	return
-}()
