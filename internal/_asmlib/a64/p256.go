@@ -1,5 +1,11 @@
 package a64
 
+import (
+	"fmt"
+
+	"github.com/p256tls/p256tls/internal/_asmlib/formula"
+)
+
 // P-256's field arithmetic on arm64, in registers: the Montgomery product
 // and square (R = 2^256) and the modular addition, subtraction and
 // halving, for the field kernels (internal/p256/field/_asm) and the fused
@@ -47,7 +53,7 @@ func (f *P256) Mul(x, y []GP, regs *Pool) []GP {
 }
 
 // Square returns x·x·2^-256 mod p in four registers from regs; x is not
-// changed. It takes eleven registers and gives back all but four.
+// changed. It takes twelve registers and gives back all but four.
 func (f *P256) Square(x []GP, regs *Pool) []GP {
 	fn := f.fn
 	t := regs.GetN(8)
@@ -204,6 +210,31 @@ func (f *P256) Sub(x, y []GP, regs *Pool) []GP {
 
 // Limbs returns 4.
 func (f *P256) Limbs() int { return 4 }
+
+// Regs returns the registers each operation holds at once, its result's
+// included (formula.go's Field.Regs): the product's eight limbs and two
+// scratch registers, then three in the reduction (Mul: 11); the square's
+// eight and four (12); the sum, its carry and the difference with p (Add:
+// 9); the difference, its mask and p's two masked limbs (Sub: 7); the half
+// with its mask, carry and p's two limbs (Half: 8); p − x and the zero
+// test (Neg: 5). TestRegs checks each figure is both enough and needed.
+func (f *P256) Regs(op formula.Op) int {
+	switch op {
+	case formula.Mul:
+		return 11
+	case formula.Sqr:
+		return 12
+	case formula.Add:
+		return 9
+	case formula.Sub:
+		return 7
+	case formula.Half:
+		return 8
+	case formula.Neg:
+		return 5
+	}
+	panic("a64: P256 has no operation " + fmt.Sprint(op))
+}
 
 // Half returns x/2 mod p in four registers from regs (x < p): x, plus p if
 // x is odd (under a mask), shifted right by one bit across five limbs.

@@ -11,6 +11,17 @@
 //	d = x − y  difference mod p (the minus sign U+2212)
 //	d = x/2    half mod p
 //	d = −x     negation mod p
+//	d = ±x     −x if the kernel's sign is set, x if not (the runner says
+//	           where the sign is; the choice does not branch)
+//	d = x      a copy
+//
+// and a program of a kernel that may stop early has the step
+//
+//	exit if x = 0
+//
+// which leaves the kernel (to a label of the runner's) when x is zero, a
+// branch on x: a variable-time kernel's. Nothing the steps after it write
+// may be written before it.
 //
 // Spaces around "=", "+" and "−" are required, around "·" optional. Names
 // are letters and digits. Steps run in order, left to right, line by line;
@@ -27,15 +38,19 @@ import (
 type Op int
 
 const (
-	Mul  Op = iota // X·Y
-	Sqr            // X·X (written x·x)
-	Add            // X + Y
-	Sub            // X − Y
-	Half           // X/2
-	Neg            // −X
+	Mul        Op = iota // X·Y
+	Sqr                  // X·X (written x·x)
+	Add                  // X + Y
+	Sub                  // X − Y
+	Half                 // X/2
+	Neg                  // −X
+	NegIf                // ±X: −X if the kernel's sign is set, else X
+	Copy                 // X
+	ExitIfZero           // exit if X = 0 (no Dst)
 )
 
-// Step is one assignment: Dst = X op Y (Y empty for Sqr, Half and Neg).
+// Step is one assignment, Dst = X op Y (Y empty but for Mul, Add and Sub),
+// or the exit test of X (Dst empty).
 type Step struct {
 	Dst, X, Y string
 	Op        Op
@@ -80,18 +95,27 @@ func MustParse(prog string) []Line {
 func parseStep(st string) (Step, error) {
 	bad := func() (Step, error) { return Step{}, fmt.Errorf("formula: cannot read step %q", strings.TrimSpace(st)) }
 	fs := strings.Fields(strings.ReplaceAll(st, "·", " · "))
+	if len(fs) == 5 && fs[0] == "exit" && fs[1] == "if" && isName(fs[2]) && fs[3] == "=" && fs[4] == "0" {
+		return Step{X: fs[2], Op: ExitIfZero}, nil
+	}
 	if len(fs) < 3 || fs[1] != "=" || !isName(fs[0]) {
 		return bad()
 	}
 	d := fs[0]
 	switch len(fs) {
-	case 3: // d = x/2, d = −x
+	case 3: // d = x/2, d = −x, d = ±x, d = x
 		e := fs[2]
 		if x, ok := strings.CutSuffix(e, "/2"); ok && isName(x) {
 			return Step{Dst: d, X: x, Op: Half}, nil
 		}
 		if x, ok := strings.CutPrefix(e, "−"); ok && isName(x) {
 			return Step{Dst: d, X: x, Op: Neg}, nil
+		}
+		if x, ok := strings.CutPrefix(e, "±"); ok && isName(x) {
+			return Step{Dst: d, X: x, Op: NegIf}, nil
+		}
+		if isName(e) && e != d {
+			return Step{Dst: d, X: e, Op: Copy}, nil
 		}
 	case 5:
 		x, op, y := fs[2], fs[3], fs[4]

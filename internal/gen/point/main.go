@@ -31,12 +31,13 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"strings"
 
 	"github.com/p256tls/p256tls/internal/curvedef"
 	"github.com/p256tls/p256tls/internal/gensrc"
 )
 
-//go:embed templates/*.tmpl
+//go:embed templates/*.tmpl templates/arch/*.tmpl
 var templates embed.FS
 
 // params is what the templates see.
@@ -67,7 +68,43 @@ type params struct {
 	PLimbs      string  // p's limbs, least significant first, as a [Limbs]uint64 literal
 	Edges       []limbs // kernelEdges
 	HalfTargets []limbs // halfTargets
+
+	// Archs are the architectures with the curve's fused kernels, each
+	// rendering templates/arch; NoAsm is the build constraint of
+	// kernels_noasm.go, every other build.
+	Archs []arch
+	NoAsm string
 }
+
+// arch is an architecture with fused kernels, as templates/arch (the
+// dispatch kernels_GOARCH.go and its tests kernels_GOARCH_test.go) sees it.
+type arch struct {
+	GOARCH string // "amd64"
+	K      string // the kernels' suffix: doubleADX
+	Sub    string // the kernels' sub-benchmark: "adx"
+	Import string // a package Use needs, or ""
+	Use    string // whether the CPU runs the kernels, a Go expression
+	Need   string // what the kernels need, in the docs ("all need …")
+	Where  string // when the dispatch takes them, in the docs
+	Gen    string // what generates them, in the docs
+}
+
+var (
+	amd64 = arch{
+		GOARCH: "amd64", K: "ADX", Sub: "adx", Import: "golang.org/x/sys/cpu",
+		Use:   "cpu.X86.HasBMI2 && cpu.X86.HasADX",
+		Need:  "all need BMI2 and ADX",
+		Where: " where the CPU has BMI2 and ADX",
+		Gen:   "the avo program in\n// internal/gen/point/_asm, which writes both curves' from the same formulas",
+	}
+	arm64 = arch{
+		GOARCH: "arm64", K: "Asm", Sub: "asm",
+		Use:   "true",
+		Need:  "arm64 has all they need",
+		Where: " (unless a test turns it off)",
+		Gen:   "the a64 program in\n// internal/gen/point/_asm/arm64, from the formulas of the amd64 kernels",
+	}
+)
 
 // limbs is a field element's representation as a literal, with what it is.
 type limbs struct {
@@ -78,16 +115,26 @@ type limbs struct {
 // curves are the curves genpoint knows, by the name -curve takes.
 var curves = map[string]func() params{
 	"P-256": func() params {
-		return newParams(curvedef.P256(), "github.com/p256tls/p256tls/internal/p256/field", "P256")
+		return newParams(curvedef.P256(), "github.com/p256tls/p256tls/internal/p256/field", "P256", amd64, arm64)
 	},
+	// P-384's arm64 kernels wait for its field in internal/_asmlib/a64.
 	"P-384": func() params {
-		return newParams(curvedef.P384(), "github.com/p256tls/p256tls/internal/p384/field", "P384")
+		return newParams(curvedef.P384(), "github.com/p256tls/p256tls/internal/p384/field", "P384", amd64)
 	},
 }
 
-func newParams(c *curvedef.Curve, fieldImport, ecdh string) params {
+func newParams(c *curvedef.Curve, fieldImport, ecdh string, archs ...arch) params {
 	n := c.Bits() / 8
+	noAsm := "!" + archs[0].GOARCH
+	if len(archs) > 1 {
+		noAsm = "(!" + archs[0].GOARCH
+		for _, a := range archs[1:] {
+			noAsm += " && !" + a.GOARCH
+		}
+		noAsm += ")"
+	}
 	return params{
+		Archs: archs, NoAsm: noAsm + " || purego",
 		Name: c.Name, FieldImport: fieldImport, ECDH: ecdh,
 		Bits: c.Bits(), Limbs: c.Limbs, ByteLen: n, LastByte: n - 1,
 		CompLen: n + 1, UncompLen: 2*n + 1, YStart: n + 1, MaxRunBits: c.Bits() + 1, RunLen16: (c.Bits() + 16) / 16,
@@ -210,7 +257,23 @@ func generate(curve string) (map[string][]byte, error) {
 		return nil, fmt.Errorf("genpoint: unknown curve %q", curve)
 	}
 	p := mk()
-	return gensrc.Render(templates, "templates", p, nil, "internal/gen/point", p.Name)
+	files, err := gensrc.Render(templates, "templates", p, nil, "internal/gen/point", p.Name)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range p.Archs {
+		af, err := gensrc.Render(templates, "templates/arch", struct {
+			params
+			arch
+		}{p, a}, nil, "internal/gen/point", p.Name+" on "+a.GOARCH)
+		if err != nil {
+			return nil, err
+		}
+		for name, b := range af {
+			files[strings.Replace(name, "GOARCH", a.GOARCH, 1)] = b
+		}
+	}
+	return files, nil
 }
 
 func main() {

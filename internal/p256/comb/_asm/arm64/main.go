@@ -123,7 +123,6 @@ func (g *gen) addMixed() {
 	}
 	regs.Put(t...)
 	run.Run(formula.RCBMixed)
-	run.Flush()
 	fn.Comment("the sum to out")
 	fn.Load("out", out)
 	for c := 0; c < 3; c++ {
@@ -163,7 +162,6 @@ func (g *gen) step() {
 	regs.Put(y...)
 	regs.Put(ny...)
 	run.Run(formula.RCBMixed)
-	run.Flush()
 	fn.Comment("acc = keep ? acc : sum, by CSEL")
 	fn.Load("keep", t)
 	fn.CMP(t, 0)
