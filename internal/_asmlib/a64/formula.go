@@ -229,8 +229,10 @@ func (r *Formula) held() []string {
 	return names
 }
 
-// room evicts values until n registers are free, before step i, never
-// step i's operands x and y: the value read again last goes first.
+// room evicts values until n registers are free, before step i: the value
+// read again last goes first. Step i's operands x and y are never evicted
+// (the pool is then too small, and room panics), though, read next, they
+// would be the last choice anyway.
 func (r *Formula) room(n, i int, x, y string) {
 	for r.regs.Len() < n {
 		victim, far := "", -1
