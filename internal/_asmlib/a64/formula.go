@@ -7,9 +7,11 @@ import (
 )
 
 // Field is a curve's field arithmetic in registers (P256, P384): each
-// operation takes elements below p in registers, leaves them unchanged and
-// returns the result, fully reduced, in registers from regs, giving back
-// every other register it took.
+// operation takes elements below p in registers and returns the result,
+// fully reduced, in registers from regs, giving back every other register
+// it took. It leaves its operands unchanged, but for the second operand y
+// of an operation that consumes it (Consumes): y's registers are then the
+// operation's (its result's, or back in regs).
 type Field interface {
 	Limbs() int
 	Mul(x, y []GP, regs *Pool) []GP
@@ -22,6 +24,9 @@ type Field interface {
 	// Sub, Half or Neg) holds from regs at once, its result's included:
 	// it runs with that many free registers beside its operands.
 	Regs(op formula.Op) int
+	// Consumes reports whether op (Mul, Add or Sub) consumes its second
+	// operand (if it is the first too, the first).
+	Consumes(op formula.Op) bool
 }
 
 // Elem is where a named element of a formula lives: f.Limbs() words at
@@ -286,14 +291,47 @@ func (r *Formula) need(s formula.Step) int {
 	return r.f.Regs(s.Op)
 }
 
+// kept reports whether the value name has before step i is needed after
+// it: step i does not write name, and a later step reads it or it is an
+// output's last value.
+func (r *Formula) kept(name string, i int) bool {
+	return name != r.steps[i].Dst && r.mustStore(name, i)
+}
+
 func (r *Formula) step(i int) {
 	s := r.steps[i]
+	consumes := s.Y != "" && r.f.Consumes(s.Op)
+	if consumes && s.X != s.Y && (s.Op == formula.Mul || s.Op == formula.Add) {
+		// The operand consumed is the one cheaper to lose: not needed
+		// after the step, else already in memory.
+		cost := func(n string) int {
+			switch {
+			case !r.kept(n, i):
+				return 0
+			case r.in[n] == nil || !r.in[n].dirty:
+				return 1 // a load later
+			}
+			return 2 // a store now and a load later
+		}
+		if cost(s.X) < cost(s.Y) {
+			s.X, s.Y = s.Y, s.X
+		}
+	}
 	x := r.use(s.X, i, s.X, s.Y)
 	var y []GP
 	if s.Y != "" {
 		y = r.use(s.Y, i, s.X, s.Y)
 	}
 	r.room(r.need(s), i, s.X, s.Y)
+	if consumes {
+		// y's registers go to the operation: its value, if still needed,
+		// waits in memory.
+		if r.in[s.Y].dirty && r.kept(s.Y, i) {
+			e := r.elem(s.Y)
+			r.fn.StoreN(y, e.Base, e.Off)
+		}
+		delete(r.in, s.Y)
+	}
 	fn, f, regs := r.fn, r.f, r.regs
 	switch s.Op {
 	case formula.Mul:

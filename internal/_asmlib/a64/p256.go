@@ -236,6 +236,9 @@ func (f *P256) Regs(op formula.Op) int {
 	panic("a64: P256 has no operation " + fmt.Sprint(op))
 }
 
+// Consumes returns false: no operation takes its operands' registers.
+func (f *P256) Consumes(op formula.Op) bool { return false }
+
 // Half returns x/2 mod p in four registers from regs (x < p): x, plus p if
 // x is odd (under a mask), shifted right by one bit across five limbs.
 func (f *P256) Half(x []GP, regs *Pool) []GP {

@@ -3,11 +3,15 @@ package a64
 import (
 	"fmt"
 	"slices"
+
+	"github.com/p256tls/p256tls/internal/_asmlib/formula"
 )
 
 // P-384's field arithmetic on arm64, in registers: the Montgomery product
-// and square (R = 2^384) and the modular addition and subtraction, for the
-// field kernels (internal/p384/field/_asm/arm64) and fused point kernels.
+// and square (R = 2^384), the modular addition and subtraction, and the
+// halving and negation, for the field kernels
+// (internal/p384/field/_asm/arm64) and the fused point kernels
+// (internal/gen/point/_asm/arm64, through formula.go's Field).
 // Every operation takes and returns elements below p, fully reduced, so
 // each gives the same limbs as the Go twins whatever the order of
 // operations around it. All are constant time: no branch, no memory
@@ -369,25 +373,102 @@ func (f *P384) Add(x, y []GP, regs *Pool) []GP {
 // back.
 func (f *P384) Sub(x, y []GP, regs *Pool) []GP {
 	sameOperand(x, y)
+	f.subMod(y, x, y, regs)
+	return y
+}
+
+// Neg returns −x mod p in six new registers from regs (x < p): 0 − x, with
+// p added back under the mask of its borrow, which is p − x for x ≠ 0 and
+// 0 for x = 0. x is not changed. It needs ten registers in regs and gives
+// back all but the six of the result.
+func (f *P384) Neg(x []GP, regs *Pool) []GP {
+	u := regs.GetN(6)
+	zero := []GP{ZR, ZR, ZR, ZR, ZR, ZR}
+	f.subMod(u, zero, x, regs)
+	return u
+}
+
+// subMod sets d = x − y mod p (x, y < p; d may be y): p is added back
+// under a mask when the subtraction borrows. It takes four registers from
+// regs and gives them back.
+func (f *P384) subMod(d, x, y []GP, regs *Pool) {
 	fn := f.fn
-	fn.SUBS(y[0], x[0], y[0])
+	fn.SUBS(d[0], x[0], y[0])
 	for i := 1; i < 6; i++ {
-		fn.SBCS(y[i], x[i], y[i])
+		fn.SBCS(d[i], x[i], y[i])
 	}
 	m := regs.Get()
 	fn.CSETM(CC, m)
-	// + (p & m): p0 & m, p1 & m = m &^ p0, p2 & m = m &^ 1, then m thrice.
+	f.addMaskedP(d, d, m, regs)
+	regs.Put(m)
+}
+
+// addMaskedP sets d = x + (p & m), for m all ones or zero, with the carry
+// out of d[5] in the flags (d may be x). It takes three registers from
+// regs and gives them back.
+func (f *P384) addMaskedP(d, x []GP, m GP, regs *Pool) {
+	fn := f.fn
+	// p & m: p0 & m, p1 & m = m &^ p0, p2 & m = m &^ 1, then m thrice.
 	a := regs.GetN(3)
 	fn.AND(a[0], m, f.p0)
 	fn.BIC(a[1], m, f.p0)
 	fn.BIC(a[2], m, f.one)
-	fn.ADDS(y[0], y[0], a[0])
-	fn.ADCS(y[1], y[1], a[1])
-	fn.ADCS(y[2], y[2], a[2])
-	fn.ADCS(y[3], y[3], m)
-	fn.ADCS(y[4], y[4], m)
-	fn.ADC(y[5], y[5], m)
+	fn.ADDS(d[0], x[0], a[0])
+	fn.ADCS(d[1], x[1], a[1])
+	fn.ADCS(d[2], x[2], a[2])
+	fn.ADCS(d[3], x[3], m)
+	fn.ADCS(d[4], x[4], m)
+	fn.ADCS(d[5], x[5], m)
 	regs.Put(a...)
-	regs.Put(m)
-	return y
+}
+
+// Half returns x/2 mod p in six new registers from regs (x < p): x, plus p
+// if x is odd (under a mask), shifted right by one bit across seven limbs.
+// x is not changed. It needs eleven registers in regs and gives back all
+// but the six of the result.
+func (f *P384) Half(x []GP, regs *Pool) []GP {
+	fn := f.fn
+	u := regs.GetN(6)
+	m, hi := regs.Get(), regs.Get()
+	// m = all ones if x is odd.
+	fn.AND(m, x[0], 1)
+	fn.NEG(m, m)
+	f.addMaskedP(u, x, m, regs)
+	fn.CSET(CS, hi)
+	for i := 0; i < 5; i++ {
+		fn.EXTR(u[i], u[i+1], u[i], 1)
+	}
+	fn.EXTR(u[5], hi, u[5], 1)
+	regs.Put(m, hi)
+	return u
+}
+
+// Limbs returns 6.
+func (f *P384) Limbs() int { return 6 }
+
+// Regs returns the registers each operation needs from regs besides its
+// operands (formula.go's Field.Regs), the figures of the doc comments
+// above, which TestP384Registers checks: Mul 10 (beside y's, which it
+// consumes), Sqr 16, Add 7, Sub 4, Half 11, Neg 10.
+func (f *P384) Regs(op formula.Op) int {
+	switch op {
+	case formula.Mul:
+		return 10
+	case formula.Sqr:
+		return 16
+	case formula.Add:
+		return 7
+	case formula.Sub:
+		return 4
+	case formula.Half:
+		return 11
+	case formula.Neg:
+		return 10
+	}
+	panic("a64: P384 has no operation " + fmt.Sprint(op))
+}
+
+// Consumes reports true for Mul, Add and Sub, which take y's registers.
+func (f *P384) Consumes(op formula.Op) bool {
+	return op == formula.Mul || op == formula.Add || op == formula.Sub
 }

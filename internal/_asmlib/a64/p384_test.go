@@ -5,30 +5,38 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/p256tls/p256tls/internal/_asmlib/formula"
 )
 
 // TestP384Registers checks the register contracts P384's doc comments
 // state: how many registers each operation needs from regs (exactly: one
-// fewer runs the pool out), what it gives back, where the result is, and
-// that no instruction writes x or the constants.
+// fewer runs the pool out; Regs says the same), what it gives back, where
+// the result is, and that no instruction writes x or the constants.
 func TestP384Registers(t *testing.T) {
 	all := Usable()
 	x, y, c := all[:6], all[6:12], all[12:14]
 	tests := []struct {
 		name  string
+		kind  formula.Op
 		need  int  // registers from regs
 		yIn   bool // y is an operand
 		resY  bool // the result is in y's registers
 		delta int  // regs.Len() after − before
 		op    func(p *P384, regs *Pool) []GP
 	}{
-		{"Mul", 10, true, false, 0, func(p *P384, r *Pool) []GP { return p.Mul(x, y, r) }},
-		{"Square", 16, false, false, -6, func(p *P384, r *Pool) []GP { return p.Square(x, r) }},
-		{"Mul(x, x)", 16, false, false, -6, func(p *P384, r *Pool) []GP { return p.Mul(x, x, r) }},
-		{"Add", 7, true, true, 0, func(p *P384, r *Pool) []GP { return p.Add(x, y, r) }},
-		{"Sub", 4, true, true, 0, func(p *P384, r *Pool) []GP { return p.Sub(x, y, r) }},
+		{"Mul", formula.Mul, 10, true, false, 0, func(p *P384, r *Pool) []GP { return p.Mul(x, y, r) }},
+		{"Square", formula.Sqr, 16, false, false, -6, func(p *P384, r *Pool) []GP { return p.Square(x, r) }},
+		{"Mul(x, x)", formula.Sqr, 16, false, false, -6, func(p *P384, r *Pool) []GP { return p.Mul(x, x, r) }},
+		{"Add", formula.Add, 7, true, true, 0, func(p *P384, r *Pool) []GP { return p.Add(x, y, r) }},
+		{"Sub", formula.Sub, 4, true, true, 0, func(p *P384, r *Pool) []GP { return p.Sub(x, y, r) }},
+		{"Half", formula.Half, 11, false, false, -6, func(p *P384, r *Pool) []GP { return p.Half(x, r) }},
+		{"Neg", formula.Neg, 10, false, false, -6, func(p *P384, r *Pool) []GP { return p.Neg(x, r) }},
 	}
 	for _, tt := range tests {
+		if r := (&P384{}).Regs(tt.kind); r != tt.need {
+			t.Errorf("%s: Regs = %d, documented %d", tt.name, r, tt.need)
+		}
 		rest := all[14:]
 		if !tt.yIn {
 			rest = append(append([]GP{}, y...), rest...)

@@ -11,8 +11,8 @@
 //
 //	go run -C ../../gen/point/_asm ./arm64 -curve P-256 -out ../../../p256/point/jacobian_arm64.s -stubs ../../../p256/point/jacobian_arm64_stubs.go -pkg point
 //
-// The programs depend on the curve only through its field: a curve is a
-// limb count and an a64 field (-curve; P-384's is not in a64 yet).
+// (-curve P-384 for internal/p384/point). The programs depend on the curve
+// only through its field: a curve is a limb count and an a64 field.
 package main
 
 import (
@@ -34,10 +34,11 @@ type curve struct {
 // curves are the curves with an a64 field, by the name -curve takes.
 var curves = map[string]curve{
 	"P-256": {4, func(fn *a64.Func, regs *a64.Pool) a64.Field { return a64.NewP256(fn, regs) }},
+	"P-384": {6, func(fn *a64.Func, regs *a64.Pool) a64.Field { return a64.NewP384(fn, regs) }},
 }
 
 // curveName is the curve whose kernels are generated.
-var curveName = flag.String("curve", "P-256", "the curve: P-256")
+var curveName = flag.String("curve", "P-256", "the curve: P-256 or P-384")
 
 func main() {
 	a64.Main(func(f *a64.File) {
