@@ -83,6 +83,7 @@ type arch struct {
 	K      string // the kernels' suffix: doubleADX
 	Sub    string // the kernels' sub-benchmark: "adx"
 	Import string // a package Use needs, or ""
+	Gate   string // the cpufeat.Set the kernels' code uses, or "" (no check)
 	Use    string // whether the CPU runs the kernels, a Go expression
 	Need   string // what the kernels need, in the docs ("all need …")
 	Where  string // when the dispatch takes them, in the docs
@@ -92,8 +93,9 @@ type arch struct {
 // archs are the architectures with fused kernels, both curves'.
 var archs = []arch{
 	{
-		GOARCH: "amd64", K: "ADX", Sub: "adx", Import: "golang.org/x/sys/cpu",
-		Use:   "cpu.X86.HasBMI2 && cpu.X86.HasADX",
+		GOARCH: "amd64", K: "ADX", Sub: "adx", Import: "github.com/p256tls/p256tls/internal/cpufeat",
+		Gate:  "cpufeat.BMI2 | cpufeat.ADX",
+		Use:   "gateADX.Available()",
 		Need:  "all need BMI2 and ADX",
 		Where: " where the CPU has BMI2 and ADX",
 		Gen:   "the avo program in\n// internal/gen/point/_asm, which writes both curves' from the same formulas",
@@ -131,7 +133,7 @@ func newParams(c *curvedef.Curve, fieldImport, ecdh string) params {
 	}
 	return params{
 		NoAsm: "(" + strings.Join(not, " && ") + ") || purego",
-		Name: c.Name, FieldImport: fieldImport, ECDH: ecdh,
+		Name:  c.Name, FieldImport: fieldImport, ECDH: ecdh,
 		Bits: c.Bits(), Limbs: c.Limbs, ByteLen: n, LastByte: n - 1,
 		CompLen: n + 1, UncompLen: 2*n + 1, YStart: n + 1, MaxRunBits: c.Bits() + 1, RunLen16: (c.Bits() + 16) / 16,
 		B:  element(c, c.B),

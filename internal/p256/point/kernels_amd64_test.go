@@ -10,8 +10,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/p256tls/p256tls/internal/cpufeat"
 	"github.com/p256tls/p256tls/internal/ecdsatest"
 	"github.com/p256tls/p256tls/internal/p256/field"
+	"github.com/p256tls/p256tls/internal/testsupport/asmext"
 )
 
 // The fused kernels of jacobian_amd64.s against the portable formulas
@@ -843,4 +845,12 @@ func BenchmarkAddCoZFused(b *testing.B) {
 			ecdsatest.Loop(b, func() { AddCoZ(&p, &q) })
 		})
 	}
+}
+
+// TestGates checks that gateADX, the gate of the four kernels, names
+// exactly the extensions their generated code uses.
+func TestGates(t *testing.T) {
+	asmext.CheckFile(t, "jacobian_amd64.s", map[string]cpufeat.Set{
+		"doubleADX": gateADX, "addMixedADX": gateADX, "addCachedADX": gateADX, "addCoZADX": gateADX,
+	}, nil)
 }
