@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/p256tls/p256tls/internal/testsupport/selfexec"
 )
 
 // fipsChild reports whether this process is the child that runs t with
@@ -15,9 +17,9 @@ import (
 // alone in that mode, fails t if the child fails or did not run it, logs
 // the child's output and returns false (the caller returns). It skips t
 // under the purego tag, where FIPS 140-3 mode cannot start, and when the
-// test binary cannot be started again (under QEMU user emulation the
-// re-exec fails with "exec format error"; run the package natively, or
-// with an exec wrapper the binary can re-exec through, to run these).
+// test binary cannot be started again. The child starts through
+// internal/testsupport/selfexec, so under QEMU (scripts/qemu-exec) it runs
+// under the same emulator.
 func fipsChild(t *testing.T, mode string) bool {
 	t.Helper()
 	if puregoBuild {
@@ -27,7 +29,7 @@ func fipsChild(t *testing.T, mode string) bool {
 	if os.Getenv(env) == mode {
 		return true
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v")
+	cmd := selfexec.Command("-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), env+"="+mode, "GODEBUG=fips140="+mode)
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
