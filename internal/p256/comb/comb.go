@@ -84,19 +84,17 @@ func doubled(k *[4]uint64) [8]uint64 {
 //p256tls:secret
 func scalarBaseMultSerial(out *point.Projective, k *[4]uint64) {
 	kk := doubled(k)
-	var d recoding
-	recode(&d, &kk)
 
 	// The sum starts from the offset point T, not from infinity (see
-	// table.go), and every position is a complete addition.
+	// table.go), and every position is a complete addition. Each digit is
+	// recoded where it is added, so no digit array is kept (or erased).
 	var acc point.Projective
 	acc.SetAffine(&offsetT)
 	for i := uint(0); i < positions; i++ {
-		idx, neg, zero := d.at(i)
+		idx, neg, zero := stepArgs(&kk, i)
 		step(&acc, &table[i], idx, neg, zero)
 	}
 	addMixed(out, &acc, &negOffsetT)
-	clearRecoding(&d)
 }
 
 // recoding is a recoded scalar, laid out for the eight-lane kernel: for
@@ -111,27 +109,24 @@ type recoding [rounds8][3][8]uint64
 //p256tls:secret
 func recode(d *recoding, kk *[8]uint64) {
 	for i := uint(0); i < 8*rounds8; i++ {
-		abs, neg, zero := booth(window(kk, i))
-		d[i/8][0][i%8] = uint64(abs | zero)
+		idx, neg, zero := stepArgs(kk, i)
+		d[i/8][0][i%8] = uint64(idx)
 		d[i/8][1][i%8] = uint64(neg)
 		d[i/8][2][i%8] = uint64(zero)
 	}
 }
 
-// at returns the index, sign and zero flag of position i.
+// stepArgs returns step's arguments for position i of the scalar whose
+// doubled value is kk: the table index to read (|d_i|, or 1 for a zero
+// digit, so that a real point of the curve is read and added), the sign of
+// d_i (1 if negative) and whether d_i is zero (1 if so: the sum is kept).
+// Constant time.
 //
 //p256tls:secret
-func (d *recoding) at(i uint) (idx, neg, zero int) {
-	r, l := i/8%rounds8, i%8
-	return int(d[r][0][l]), int(d[r][1][l]), int(d[r][2][l])
+func stepArgs(kk *[8]uint64, i uint) (idx, neg, zero int) {
+	abs, neg, zero := booth(window(kk, i))
+	return abs | zero, neg, zero
 }
-
-// clearRecoding erases the digits. It is not inlined, so the stores are
-// not removed as dead.
-//
-//go:noinline
-//p256tls:secret
-func clearRecoding(d *recoding) { *d = recoding{} }
 
 // stepGeneric is one comb position in Go: acc = acc if keep = 1, and
 // acc + (−1)^neg·tab[idx−1] otherwise.

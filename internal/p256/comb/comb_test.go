@@ -180,6 +180,12 @@ func TestLookup(t *testing.T) {
 	}
 }
 
+// at returns the index, sign and zero flag of position i of d.
+func (d *recoding) at(i uint) (idx, neg, zero int) {
+	r, l := i/8%rounds8, i%8
+	return int(d[r][0][l]), int(d[r][1][l]), int(d[r][2][l])
+}
+
 // TestZeroDigitAddend checks that a zero digit's addend is a real point of
 // the curve (the dummy addition never sees zero operands) and that the
 // caller is told to keep its sum.
