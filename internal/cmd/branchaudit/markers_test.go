@@ -3,8 +3,11 @@ package main
 import (
 	"go/parser"
 	"go/token"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/p256tls/p256tls/internal/testsupport/selfexec"
 )
 
 const sample = `package p
@@ -109,7 +112,7 @@ func TestMissing(t *testing.T) {
 // TestRepositoryMarkers checks that the secret path of the repository is
 // marked: the functions every signature runs through must be found.
 func TestRepositoryMarkers(t *testing.T) {
-	skipShort(t)
+	skipEmulated(t)
 	for _, b := range allBuilds {
 		pkgs, err := modulePackages(module+"/sign", module, b)
 		if err != nil {
@@ -149,7 +152,7 @@ func TestRepositoryMarkers(t *testing.T) {
 // are found (auditing internal/p256/field alone leaves sign's functions out),
 // and the repository has none outside ./sign's dependencies.
 func TestMarkedOutside(t *testing.T) {
-	skipShort(t)
+	skipEmulated(t)
 	fs, err := markedOutside(module+"/internal/p256/field", module)
 	if err != nil {
 		t.Fatal(err)
@@ -169,11 +172,14 @@ func TestMarkedOutside(t *testing.T) {
 	}
 }
 
-// skipShort skips, under -short, the tests that list the module's packages
-// for every build with the go command (slow, and pointless to repeat in
-// the arm64 run under QEMU: they read the source, not the machine code).
-func skipShort(t *testing.T) {
-	if testing.Short() {
-		t.Skip("lists the module's packages for four builds; runs without -short")
+// skipEmulated skips, when the test binary runs under an emulator (the
+// arm64 run under QEMU: scripts/qemu-exec names it in
+// selfexec.EnvWrapper), the tests that list the module's packages for
+// every build with the go command: they read the source, not the machine
+// code, so the native run covers them, and under QEMU they are slow. They
+// run with -short, so that scripts/mutants (which runs -short) sees them.
+func skipEmulated(t *testing.T) {
+	if os.Getenv(selfexec.EnvWrapper) != "" {
+		t.Skip("reads the source for every build; the native run covers it")
 	}
 }
