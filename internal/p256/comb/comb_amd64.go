@@ -45,6 +45,7 @@ const (
 var (
 	useAVX2 = gateLookup.Available()
 	useADX  = gateAdd.Available()
+	useStep = gateStep.Available()
 )
 
 // lookup sets e = tab[idx−1] for idx ∈ [1, entries], reading every entry
@@ -75,7 +76,7 @@ func addMixed(out, q *point.Projective, a *point.Affine) {
 //
 //p256tls:secret
 func step(acc *point.Projective, tab *[entries]point.Affine, idx, neg, keep int) {
-	if useAVX2 && useADX { // CPU features, public
+	if useStep { // CPU features, public
 		combStepADX(projectiveWords(acc), tableWords(tab), idx, neg, keep)
 	} else {
 		stepGeneric(acc, tab, idx, neg, keep)

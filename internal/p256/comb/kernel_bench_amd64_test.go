@@ -23,7 +23,7 @@ func benchScalar(b *testing.B) [4]uint64 {
 }
 
 func BenchmarkScalarBaseMultSerial(b *testing.B) {
-	if !useAVX2 || !useADX {
+	if !useStep {
 		b.Skip("no AVX2 and ADX")
 	}
 	l := benchScalar(b)
@@ -43,7 +43,7 @@ func BenchmarkScalarBaseMultWide(b *testing.B) {
 }
 
 func BenchmarkStepKernel(b *testing.B) {
-	if !useAVX2 || !useADX {
+	if !useStep {
 		b.Skip("no AVX2 and ADX")
 	}
 	var acc point.Projective
